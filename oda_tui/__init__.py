@@ -1,0 +1,1 @@
+"""oda-tui: the terminal manager for Oda's memory files."""

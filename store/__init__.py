@@ -1,0 +1,1 @@
+"""The Oda memory file store."""

@@ -1,0 +1,109 @@
+"""The plain records the store hands out: memories, problems, versions, chat memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+#: A scope is the global set (``GLOBAL``, which is ``None``) or a workspace key.
+Scope = str | None
+GLOBAL: Scope = None
+
+
+def scope_label(scope: Scope) -> str:
+    """How a scope is named to a person: "Global" or the workspace key."""
+    return "Global" if scope is None else scope
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One problem-free memory file, as read."""
+
+    id: str
+    scope: Scope
+    title: str
+    text: str
+    enabled: bool
+    source: str  # "user" or "ai"
+    session_id: str | None
+    created: datetime | None
+    updated: datetime | None
+    path: Path
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def saved_by_agent(self) -> bool:
+        """True for a memory Oda saved itself (``source: ai``)."""
+        return self.source == "ai"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A memory file that fails a check; it is listed and never sent."""
+
+    path: Path
+    scope: Scope
+    id: str
+    message: str
+    line: int | None = None  # 1-based file line a YAML error names, if any
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    """Something in the store that is not treated as a memory, and why."""
+
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deleted:
+    """A memory (or problem file) waiting under Recently deleted."""
+
+    id: str
+    scope: Scope
+    title: str
+    deleted_at: datetime
+    text: str = ""
+    problem: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One kept version of a memory's title and text."""
+
+    name: str
+    moment: datetime
+    source: str  # chat settings restore undo external found
+    title: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What ``MemoryStore.change`` did: the memory, whether it changed, and a note."""
+
+    memory: Memory
+    changed: bool
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatEntry:
+    """One memory as a chat receives it."""
+
+    id: str
+    scope: Scope
+    title: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMemory:
+    """Exactly what a chat receives: the text, its token estimate and its entries."""
+
+    text: str
+    tokens: int
+    entries: tuple[ChatEntry, ...]
