@@ -1,1 +1,41 @@
-"""The Oda memory file store."""
+"""The Oda memory file store: read and write memory files exactly as Oda's spec says.
+
+Pure Python, no UI: a chat runtime can import it as it is.
+"""
+
+from .chat import change_note, estimate_tokens
+from .errors import StoreError
+from .limits import Limits
+from .memory_store import MemoryStore
+from .model import (
+    GLOBAL,
+    Change,
+    ChatEntry,
+    ChatMemory,
+    Deleted,
+    Ignored,
+    Memory,
+    Problem,
+    Scope,
+    Version,
+    scope_label,
+)
+
+__all__ = [
+    "GLOBAL",
+    "Change",
+    "ChatEntry",
+    "ChatMemory",
+    "Deleted",
+    "Ignored",
+    "Limits",
+    "Memory",
+    "MemoryStore",
+    "Problem",
+    "Scope",
+    "StoreError",
+    "Version",
+    "change_note",
+    "estimate_tokens",
+    "scope_label",
+]

@@ -1,0 +1,61 @@
+"""Writes that a crash cannot tear: a private temp file, fsync, rename, fsync the folder."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from .layout import make_dirs
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or unlink in ``folder`` durable."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> os.stat_result:
+    """Replace ``path`` with ``data`` all at once (mode 0600) and return the new file's stat.
+
+    The temp file starts with a dot, so a scan never takes it for a memory.
+    """
+    folder = path.parent
+    make_dirs(folder)
+    tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(folder)
+    return os.stat(path)
+
+
+def remove_durably(path: Path) -> None:
+    """Unlink ``path`` (if there) and make the removal durable."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    fsync_dir(path.parent)

@@ -1,0 +1,89 @@
+"""The limits one installation applies, read from ``settings.yaml``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .yamlload import safe_load
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Title, text, file, chat and history limits (the spec's defaults)."""
+
+    title_max_chars: int = 120
+    text_max_chars: int = 2000
+    file_max_bytes: int = 65536
+    chat_max_tokens: int = 8000
+    versions_kept: int = 10
+
+
+RANGES: dict[str, tuple[int, int]] = {
+    "title_max_chars": (10, 1000),
+    "text_max_chars": (100, 100000),
+    "file_max_bytes": (1024, 10485760),
+    "chat_max_tokens": (500, 1000000),
+    "versions_kept": (2, 100),
+}
+
+_DEFAULTS = Limits()
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parse_settings(raw: bytes | None) -> tuple[Limits, list[str]]:
+    """Limits from settings.yaml's bytes (None: no file), and a message for each bad line.
+
+    A bad value never stops the store: that key keeps its default.
+    """
+    if raw is None:
+        return _DEFAULTS, []
+    try:
+        data = safe_load(raw.decode("utf-8-sig")) if raw.strip() else {}
+    except UnicodeDecodeError:
+        return _DEFAULTS, ["settings.yaml is not UTF-8 text; the default limits apply."]
+    except Exception as exc:  # any parser failure: the defaults apply
+        return _DEFAULTS, [f"settings.yaml is not valid YAML ({_oneline(exc)}); the default limits apply."]
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return _DEFAULTS, ["settings.yaml does not hold key: value settings; the default limits apply."]
+    values: dict[str, int] = {}
+    problems: list[str] = []
+    known = {f.name for f in fields(Limits)}
+    for key, value in data.items():
+        if key not in known:
+            problems.append(f"settings.yaml: unknown setting {_shown(key)}; it is ignored.")
+            continue
+        low, high = RANGES[key]
+        default = getattr(_DEFAULTS, key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            problems.append(
+                f"settings.yaml: {key} is {_shown(value)}; it must be a whole number "
+                f"from {low} to {high}. The default {default} applies."
+            )
+            continue
+        values[key] = value
+    return Limits(**values), problems
+
+
+def read_settings(path: Path) -> tuple[Limits, list[str]]:
+    """Read settings.yaml at ``path``; a missing file means the defaults."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return parse_settings(None)
+    except OSError as exc:
+        return _DEFAULTS, [
+            f"settings.yaml could not be read ({exc.strerror or exc}); the default limits apply."
+        ]
+    return parse_settings(raw)
+
+
+def _oneline(exc: BaseException) -> str:
+    return " ".join(str(exc).split())

@@ -1,0 +1,776 @@
+"""``MemoryStore``: every memory of one Oda installation, read and written as the spec says."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+
+from . import history
+from . import messages as msg
+from .atomic import remove_durably, write_atomic
+from .chat import build_chat_memory, chat_chars, entry_chars, estimate_tokens
+from .errors import StoreError
+from .layout import (
+    GLOBAL_DIR,
+    HISTORY_DIR,
+    LOCK_FILE,
+    SETTINGS_FILE,
+    WORKSPACES_DIR,
+    history_dir,
+    history_scope_dir,
+    is_inside,
+    is_silent_name,
+    is_valid_id,
+    is_valid_key,
+    make_dirs,
+    memory_id_of,
+)
+from .layout import memory_path as _memory_path
+from .limits import Limits, read_settings
+from .memoryfile import (
+    Document,
+    Fields,
+    FileProblem,
+    normalize_text,
+    normalize_title,
+    parse_bytes,
+    render_edit,
+    render_new,
+)
+from .model import (
+    Change,
+    ChatEntry,
+    ChatMemory,
+    Deleted,
+    Ignored,
+    Memory,
+    Problem,
+    Scope,
+    Version,
+)
+from .scan import FileEntry, Signature, list_set, list_workspaces, read_file, signature
+from .timestamps import now_utc
+
+VIAS = ("chat", "settings", "restore", "undo")
+_NO_CREATED = datetime.min.replace(tzinfo=UTC)  # memories without `created` sort first
+
+
+class _Loaded:
+    """The in-memory picture of the disk: what each file is, by path and by scope."""
+
+    def __init__(self) -> None:
+        self.sigs: dict[Path, Signature] = {}
+        self.items: dict[Path, Memory | Problem] = {}
+        self.by_scope: dict[Scope, dict[str, Memory | Problem]] = {None: {}}
+        self.ignored: dict[Path, Ignored] = {}
+        self.workspaces: dict[str, Path] = {}
+        self.ordered: dict[Scope, list[Memory]] = {}
+        self.chat_sums: dict[Scope, tuple[int, int]] = {}
+
+    def put(self, path: Path, sig: Signature, item: Memory | Problem) -> None:
+        self.sigs[path] = sig
+        self.items[path] = item
+        self.by_scope.setdefault(item.scope, {})[item.id] = item
+        self.touch(item.scope)
+
+    def drop(self, path: Path) -> bool:
+        item = self.items.pop(path, None)
+        self.sigs.pop(path, None)
+        if item is None:
+            return False
+        scope_items = self.by_scope.get(item.scope, {})
+        if scope_items.get(item.id) is item:
+            del scope_items[item.id]
+        self.touch(item.scope)
+        return True
+
+    def touch(self, scope: Scope) -> None:
+        self.ordered.pop(scope, None)
+        self.chat_sums.pop(scope, None)
+
+
+class MemoryStore:
+    """The memory files under one root: global, per workspace, their history and limits.
+
+    Reads come from an in-memory picture that ``refresh`` brings up to date with the disk.
+    Every change re-reads its file under the store-wide lock, so no outside edit is lost.
+    """
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(os.path.abspath(os.fspath(root)))
+        self._mutex = threading.RLock()
+        self._lock = FileLock(str(self.root / LOCK_FILE), thread_local=False)
+        self._state: _Loaded | None = None
+        self._limits = Limits()
+        self._settings_problems: list[str] = []
+        self._settings_sig: Signature | None = None
+
+    # --- reading -----------------------------------------------------------------------------
+
+    @property
+    def limits(self) -> Limits:
+        """The limits in force (settings.yaml, or the defaults)."""
+        self._loaded()
+        return self._limits
+
+    def settings_problems(self) -> list[str]:
+        """One message for each bad line of settings.yaml (its key falls back to the default)."""
+        self._loaded()
+        return list(self._settings_problems)
+
+    def workspaces(self) -> list[str]:
+        """The keys of the workspace folders, sorted."""
+        return sorted(self._loaded().workspaces)
+
+    def memories(self, scope: Scope) -> list[Memory]:
+        """The problem-free memories of a scope, in (created, id) order."""
+        with self._mutex:
+            state = self._loaded()
+            ordered = state.ordered.get(scope)
+            if ordered is None:
+                items = state.by_scope.get(scope, {}).values()
+                ordered = sorted((m for m in items if isinstance(m, Memory)), key=_order_key)
+                state.ordered[scope] = ordered
+            return list(ordered)
+
+    def get(self, scope: Scope, memory_id: str) -> Memory:
+        """One memory; an unknown id (or a problem file) is refused with the spec's message."""
+        item = self._loaded().by_scope.get(scope, {}).get(memory_id)
+        if not isinstance(item, Memory):
+            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+        return item
+
+    def problems(self) -> list[Problem]:
+        """Every problem file, by scope then path."""
+        with self._mutex:
+            items = [p for p in self._loaded().items.values() if isinstance(p, Problem)]
+        return sorted(items, key=lambda p: (p.scope is not None, p.scope or "", str(p.path)))
+
+    def ignored(self) -> list[Ignored]:
+        """Everything in the memory sets that is not treated as a memory, with the reason."""
+        with self._mutex:
+            return sorted(self._loaded().ignored.values(), key=lambda i: str(i.path))
+
+    def memory_path(self, scope: Scope, memory_id: str) -> Path:
+        """Where a memory's file is (whether or not it exists)."""
+        self._check_scope(scope)
+        return _memory_path(self.root, scope, memory_id)
+
+    def scope_of_path(self, path: Path | str) -> Scope | None:
+        """The scope a path under the root belongs to; None outside any memory set.
+
+        (The global scope is also None: use ``memory_path`` to tell them apart.)
+        """
+        parts = self._relative_parts(Path(path))
+        if parts and parts[0] == WORKSPACES_DIR and len(parts) >= 2 and is_valid_key(parts[1]):
+            return parts[1]
+        return None
+
+    def check_title(self, title: str) -> str | None:
+        """The message a title would be refused with, or None when it is fine."""
+        title = normalize_title(title)
+        if not title:
+            return msg.NEEDS_TITLE
+        if len(title) > self.limits.title_max_chars:
+            return msg.TITLE_TOO_LONG.format(n=self.limits.title_max_chars, m=len(title))
+        return None
+
+    def check_text(self, text: str) -> str | None:
+        """The message a text would be refused with, or None when it is fine."""
+        text = normalize_text(text)
+        if not text:
+            return msg.NEEDS_TEXT
+        if len(text) > self.limits.text_max_chars:
+            return msg.TEXT_TOO_LONG.format(n=self.limits.text_max_chars, m=len(text))
+        return None
+
+    # --- what a chat receives ----------------------------------------------------------------
+
+    def chat_memory(self, workspace: str | None = None) -> ChatMemory:
+        """Exactly what a chat in ``workspace`` receives (None: a chat outside any workspace)."""
+        scopes: list[Scope] = [None] if workspace is None else [None, workspace]
+        entries = [
+            ChatEntry(m.id, m.scope, m.title, m.text)
+            for scope in scopes
+            for m in self.memories(scope)
+            if m.enabled
+        ]
+        return build_chat_memory(entries)
+
+    def chat_tokens(self, workspace: str | None = None) -> int:
+        """The estimate of ``chat_memory(workspace)``, without building its text."""
+        with self._mutex:
+            total, count = self._sums(None)
+            if workspace is not None:
+                more, n = self._sums(workspace)
+                total, count = total + more, count + n
+            return estimate_tokens_of(chat_chars(total, count))
+
+    def _sums(self, scope: Scope) -> tuple[int, int]:
+        state = self._loaded()
+        sums = state.chat_sums.get(scope)
+        if sums is None:
+            sent = [m for m in state.by_scope.get(scope, {}).values() if isinstance(m, Memory) and m.enabled]
+            sums = (sum(entry_chars(m.title, m.text) for m in sent), len(sent))
+            state.chat_sums[scope] = sums
+        return sums
+
+    # --- history -----------------------------------------------------------------------------
+
+    def versions(self, scope: Scope, memory_id: str) -> list[Version]:
+        """The kept versions of a memory (deleted ones too), newest first."""
+        self._check_scope(scope)
+        if not is_valid_id(memory_id):
+            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+        return history.list_versions(history_dir(self.root, scope, memory_id))
+
+    def deleted(self, scope: Scope) -> list[Deleted]:
+        """The memories of a scope waiting under Recently deleted, newest first."""
+        self._check_scope(scope)
+        folder = history_scope_dir(self.root, scope)
+        try:
+            ids = [n for n in os.listdir(folder) if is_valid_id(n)]
+        except OSError:
+            return []
+        found: list[Deleted] = []
+        for memory_id in ids:
+            record = history.read_deletion(folder / memory_id)
+            if record is None or _memory_path(self.root, scope, memory_id).exists():
+                continue
+            text = ""
+            if not record.problem:
+                doc = parse_bytes(record.raw, history._READ_LIMITS)
+                text = doc.text if isinstance(doc, Document) else ""
+            found.append(Deleted(memory_id, scope, record.title, record.deleted_at, text, record.problem))
+        return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
+
+    # --- changes -----------------------------------------------------------------------------
+
+    def create(
+        self,
+        scope: Scope,
+        title: str,
+        text: str,
+        *,
+        enabled: bool = True,
+        source: str = "user",
+        session_id: str | None = None,
+        via: str = "settings",
+    ) -> Memory:
+        """Save a new memory; refused with the spec's messages over a limit."""
+        self._check_scope(scope)
+        _check_via(via)
+        if source not in ("user", "ai"):
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f'the source "{source}" is not user or ai'))
+        title, text = normalize_title(title), normalize_text(text)
+        self._refuse(self.check_title(title) or self.check_text(text))
+        with self._writing():
+            memory_id = self._new_id(scope)
+            moment = now_utc()
+            fields = Fields(
+                title=title,
+                enabled=enabled,
+                source=source,
+                session_id=session_id,
+                created=moment,
+                updated=moment,
+            )
+            data = render_new(fields, text).encode("utf-8")
+            self._check_size(data)
+            if enabled:
+                self._check_tokens(scope, memory_id, None, (title, text))
+            memory = self._write_memory(scope, memory_id, data)
+            self._add_version(scope, memory_id, moment, via, title, text, source)
+            return memory
+
+    def change(
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        title: str | None = None,
+        text: str | None = None,
+        via: str = "settings",
+    ) -> Change:
+        """Change a memory's title, text or both; a change that changes nothing saves nothing."""
+        self._check_scope(scope)
+        _check_via(via)
+        if title is None and text is None:
+            raise StoreError(msg.GIVE_TITLE_OR_TEXT)
+        if title is not None:
+            title = normalize_title(title)
+            self._refuse(self.check_title(title))
+        if text is not None:
+            text = normalize_text(text)
+            self._refuse(self.check_text(text))
+        with self._writing():
+            doc = self._current(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
+            new_title = doc.fields.title if title is None else title
+            new_text = doc.text if text is None else text
+            if (new_title, new_text) == (doc.fields.title, doc.text):
+                return Change(self.get(scope, memory_id), changed=False, note=msg.UNCHANGED)
+            memory = self._save_content(scope, memory_id, doc, new_title, new_text, via)
+            return Change(memory, changed=True)
+
+    def set_enabled(self, scope: Scope, memory_id: str, enabled: bool, *, via: str = "settings") -> Memory:
+        """Turn a memory on (checked against the limits) or off (never refused)."""
+        self._check_scope(scope)
+        _check_via(via)
+        with self._writing():
+            doc = self._current(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
+            if doc.fields.enabled == enabled:
+                return self.get(scope, memory_id)
+            if enabled:
+                self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
+            data = render_edit(doc, {"enabled": enabled, "updated": now_utc()}, None)
+            return self._write_memory(scope, memory_id, data.encode("utf-8"))
+
+    def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
+        """Delete a memory (or a problem file): never refused; it waits under ``deleted()``."""
+        self._check_scope(scope)
+        _check_via(via)
+        with self._writing():
+            path = _memory_path(self.root, scope, memory_id)
+            self._reload(path)
+            item = self._loaded().by_scope.get(scope, {}).get(memory_id)
+            if item is None or not is_valid_id(memory_id):
+                raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
+            hdir = history_dir(self.root, scope, memory_id)
+            if isinstance(item, Memory):
+                doc = parse_bytes(raw, self._limits)
+                if isinstance(doc, Document):
+                    self._record_outside(scope, memory_id, doc)
+                history.write_deletion(hdir, raw, item.title, now_utc(), problem=False)
+            else:
+                history.write_deletion(hdir, raw, path.name, now_utc(), problem=True)
+            remove_durably(path)
+            self._loaded().drop(path)
+
+    def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
+        """Write a deleted memory back byte for byte (None for a problem file, no memory)."""
+        self._check_scope(scope)
+        with self._writing():
+            hdir = history_dir(self.root, scope, memory_id)
+            record = history.read_deletion(hdir) if is_valid_id(memory_id) else None
+            if record is None:
+                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
+            path = _memory_path(self.root, scope, memory_id)
+            if path.exists():
+                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
+            doc = None if record.problem else parse_bytes(record.raw, self._limits)
+            if isinstance(doc, Document):
+                self._refuse(self.check_title(doc.fields.title) or self._check_length(doc.text))
+                if doc.fields.enabled:
+                    self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
+            elif isinstance(doc, FileProblem) and not record.problem:
+                self._refuse(doc.message)
+            sig = signature(write_atomic(path, record.raw))
+            history.clear_deletion(hdir)
+            item = self._item_for(path, scope, memory_id, parse_bytes(record.raw, self._limits))
+            self._loaded().put(path, sig, item)
+            if isinstance(item, Memory):
+                self._add_version(scope, memory_id, now_utc(), "restore", item.title, item.text, item.source)
+                return item
+            return None
+
+    def purge_deleted(self, scope: Scope, memory_id: str) -> None:
+        """Remove a deleted memory and all its versions for good (the one irreversible action)."""
+        self._check_scope(scope)
+        with self._writing():
+            hdir = history_dir(self.root, scope, memory_id)
+            if not is_valid_id(memory_id) or history.read_deletion(hdir) is None:
+                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
+            if _memory_path(self.root, scope, memory_id).exists():
+                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
+            history.purge(hdir)
+
+    def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
+        """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
+        self._check_scope(scope)
+        with self._writing():
+            doc = self._current(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
+            wanted = next((v for v in self.versions(scope, memory_id) if v.name == name), None)
+            if wanted is None:
+                raise StoreError(msg.NO_SUCH_VERSION.format(name=name))
+            return self._write_back(scope, memory_id, doc, wanted, "restore")
+
+    def undo(self, scope: Scope, memory_id: str) -> Memory:
+        """Write back the text from before the newest chat change, as an ``undo`` version."""
+        self._check_scope(scope)
+        with self._writing():
+            doc = self._current(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
+            versions = self.versions(scope, memory_id)
+            for index, version in enumerate(versions):
+                if version.source == "undo":
+                    break
+                if version.source == "chat":
+                    if index + 1 >= len(versions):
+                        raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOTHING_BEFORE_CHAT))
+                    return self._write_back(scope, memory_id, doc, versions[index + 1], "undo")
+            raise StoreError(msg.NOTHING_TO_UNDO)
+
+    # --- keeping up with the disk ------------------------------------------------------------
+
+    def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
+        """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.
+
+        Returns the paths whose state changed; the store's own writes return nothing.
+        """
+        with self._mutex:
+            if self._state is None:
+                self._loaded()
+                return set()
+            if paths is None:
+                return self._rescan_all()
+            changed: set[Path] = set()
+            for raw_path in paths:
+                changed |= self._refresh_path(Path(os.path.abspath(os.fspath(raw_path))))
+            return changed
+
+    # --- internals: loading ------------------------------------------------------------------
+
+    def _loaded(self) -> _Loaded:
+        state = self._state
+        if state is None:
+            with self._mutex:
+                if self._state is None:
+                    self._state = _Loaded()
+                    self._rescan_all()
+                state = self._state
+                assert state is not None
+        return state
+
+    def _read_settings(self) -> tuple[bool, bool]:
+        """Reload settings.yaml if it changed: (the limits changed, anything changed)."""
+        path = self.root / SETTINGS_FILE
+        try:
+            sig: Signature | None = signature(os.stat(path))
+        except OSError:
+            sig = None
+        if sig == self._settings_sig:
+            return False, False
+        self._settings_sig = sig
+        before = (self._limits, self._settings_problems)
+        self._limits, self._settings_problems = read_settings(path)
+        return self._limits != before[0], (self._limits, self._settings_problems) != before
+
+    def _rescan_all(self) -> set[Path]:
+        state = self._state
+        assert state is not None
+        changed: set[Path] = set()
+        limits_changed, settings_changed = self._read_settings()
+        if limits_changed:
+            state.sigs.clear()  # the limits decide what is a problem: read everything again
+        if settings_changed:
+            changed.add(self.root / SETTINGS_FILE)
+        seen: set[Path] = set()
+        ignored: dict[Path, Ignored] = {}
+        workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR)
+        if not (self.root / GLOBAL_DIR).exists() or is_inside(self.root, self.root / GLOBAL_DIR):
+            sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR)]
+        else:
+            sets = []
+            ignored[self.root / GLOBAL_DIR] = Ignored(self.root / GLOBAL_DIR, msg.IGNORED_LINK_OUTSIDE)
+        sets += [(key, path) for key, path in workspaces]
+        for item in ws_ignored:
+            ignored[item.path] = item
+        for scope, folder in sets:
+            files, set_ignored = list_set(self.root, scope, folder)
+            for item in set_ignored:
+                ignored[item.path] = item
+            for entry in files:
+                seen.add(entry.path)
+                if self._load_entry(entry):
+                    changed.add(entry.path)
+        for path in [p for p in state.items if p not in seen]:
+            state.drop(path)
+            changed.add(path)
+        changed |= set(ignored) ^ set(state.ignored)
+        state.ignored = ignored
+        new_ws = dict(workspaces)
+        if new_ws.keys() != state.workspaces.keys():
+            changed |= {
+                p for k, p in (new_ws | state.workspaces).items() if (k in new_ws) != (k in state.workspaces)
+            }
+        state.workspaces = new_ws
+        return changed
+
+    def _load_entry(self, entry: FileEntry) -> bool:
+        """(Re)read one candidate file if its stat changed; True when its state changed."""
+        state = self._state
+        assert state is not None
+        old = state.sigs.get(entry.path)
+        if old is not None:
+            try:
+                if signature(os.stat(entry.path)) == old:
+                    return False
+            except OSError:
+                pass
+        result = read_file(entry.path, self._limits)
+        if result is None:
+            return state.drop(entry.path)
+        sig, parsed = result
+        item = self._item_for(entry.path, entry.scope, entry.id, parsed)
+        previous = state.items.get(entry.path)
+        state.put(entry.path, sig, item)
+        return previous != item
+
+    def _item_for(
+        self, path: Path, scope: Scope, memory_id: str, parsed: Document | FileProblem
+    ) -> Memory | Problem:
+        if isinstance(parsed, FileProblem):
+            return Problem(path, scope, memory_id, parsed.message, parsed.line)
+        f = parsed.fields
+        return Memory(
+            id=memory_id,
+            scope=scope,
+            title=f.title,
+            text=parsed.text,
+            enabled=f.enabled,
+            source=f.source,
+            session_id=f.session_id,
+            created=f.created,
+            updated=f.updated,
+            path=path,
+            extra=f.extra,
+        )
+
+    def _relative_parts(self, path: Path) -> tuple[str, ...]:
+        try:
+            return Path(os.path.abspath(path)).relative_to(self.root).parts
+        except ValueError:
+            return ()
+
+    def _refresh_path(self, path: Path) -> set[Path]:
+        state = self._state
+        assert state is not None
+        parts = self._relative_parts(path)
+        if not parts or parts[0] in (HISTORY_DIR, LOCK_FILE):
+            return set()
+        if parts == (SETTINGS_FILE,):
+            return self._rescan_all()
+        if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
+            return set()
+        if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):
+            return self._rescan_all()  # a set appeared, went, or was renamed: list them again
+        if parts[0] == GLOBAL_DIR and len(parts) == 2:
+            scope: Scope = None
+        elif parts[0] == WORKSPACES_DIR and len(parts) == 3 and is_valid_key(parts[1]):
+            scope = parts[1]
+        else:
+            return set()
+        if scope is not None and scope not in state.workspaces:
+            return self._rescan_all()
+        memory_id = memory_id_of(parts[-1])
+        changed: set[Path] = set()
+        was_ignored = state.ignored.pop(path, None)
+        if memory_id is None or path.is_dir() or (path.is_symlink() and not is_inside(self.root, path)):
+            files, set_ignored = list_set(self.root, scope, path.parent)
+            now = {i.path: i for i in set_ignored}.get(path)
+            if now is not None:
+                state.ignored[path] = now
+            if was_ignored != now:
+                changed.add(path)
+            if state.drop(path):
+                changed.add(path)
+            return changed
+        if was_ignored is not None:
+            changed.add(path)
+        if self._load_entry(FileEntry(path, scope, memory_id)):
+            changed.add(path)
+        return changed
+
+    def _reload(self, path: Path) -> None:
+        """Bring one file's state up to date (under the lock, before changing it)."""
+        self._loaded()
+        self._refresh_path(path)
+
+    # --- internals: writing ------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        with self._mutex:
+            self._loaded()
+            make_dirs(self.root)
+            try:
+                with self._lock:
+                    yield
+            except StoreError:
+                raise
+            except OSError as exc:
+                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
+
+    def _check_scope(self, scope: Scope) -> None:
+        if scope is not None and (not isinstance(scope, str) or not is_valid_key(scope)):
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.BAD_WORKSPACE_KEY.format(key=scope)))
+
+    @staticmethod
+    def _refuse(message: str | None) -> None:
+        if message is not None:
+            raise StoreError(message)
+
+    def _check_length(self, text: str) -> str | None:
+        if len(text) > self._limits.text_max_chars:
+            return msg.TEXT_TOO_LONG.format(n=self._limits.text_max_chars, m=len(text))
+        return None
+
+    def _check_size(self, data: bytes) -> None:
+        if len(data) > self._limits.file_max_bytes:
+            reason = msg.FILE_WOULD_BE_TOO_LARGE.format(n=self._limits.file_max_bytes)
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=reason))
+
+    def _current(self, scope: Scope, memory_id: str) -> Document:
+        """The memory's file as it is on disk now; refused when missing or a problem."""
+        if not is_valid_id(memory_id):
+            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+        path = _memory_path(self.root, scope, memory_id)
+        self._reload(path)
+        item = self._loaded().by_scope.get(scope, {}).get(memory_id)
+        if item is None:
+            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+        if isinstance(item, Problem):
+            reason = f"its file has a problem: {item.message}"
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=reason))
+        try:
+            parsed = parse_bytes(path.read_bytes(), self._limits)
+        except OSError as exc:
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
+        if isinstance(parsed, FileProblem):  # changed between the stat and the read
+            self._reload(path)
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f"its file has a problem: {parsed.message}"))
+        return parsed
+
+    def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
+        """Keep the file's current text as a version when history does not have it yet."""
+        hdir = history_dir(self.root, scope, memory_id)
+        newest = history.list_versions(hdir)[:1]
+        if newest and (newest[0].title, newest[0].text) == (doc.fields.title, doc.text):
+            return
+        source = "external" if newest or history.version_names(hdir) else "found"
+        self._add_version(scope, memory_id, now_utc(), source, doc.fields.title, doc.text, doc.fields.source)
+
+    def _add_version(
+        self,
+        scope: Scope,
+        memory_id: str,
+        moment: datetime,
+        source: str,
+        title: str,
+        text: str,
+        memory_source: str,
+    ) -> None:
+        history.add_version(
+            history_dir(self.root, scope, memory_id),
+            moment=moment,
+            source=source,
+            title=title,
+            text=text,
+            memory_source=memory_source,
+            keep=self._limits.versions_kept,
+        )
+
+    def _save_content(
+        self, scope: Scope, memory_id: str, doc: Document, title: str, text: str, via: str
+    ) -> Memory:
+        if doc.fields.enabled:
+            self._check_tokens(scope, memory_id, (doc.fields.title, doc.text), (title, text))
+        changes: dict[str, Any] = {"updated": now_utc()}
+        if title != doc.fields.title:
+            changes["title"] = title
+        data = render_edit(doc, changes, text).encode("utf-8")
+        self._check_size(data)
+        memory = self._write_memory(scope, memory_id, data)
+        self._add_version(scope, memory_id, changes["updated"], via, title, text, doc.fields.source)
+        return memory
+
+    def _write_back(self, scope: Scope, memory_id: str, doc: Document, version: Version, via: str) -> Memory:
+        self._refuse(self.check_title(version.title) or self._check_length(version.text))
+        if (version.title, version.text) == (doc.fields.title, doc.text):
+            return self.get(scope, memory_id)
+        return self._save_content(scope, memory_id, doc, version.title, version.text, via)
+
+    def _write_memory(self, scope: Scope, memory_id: str, data: bytes) -> Memory:
+        path = _memory_path(self.root, scope, memory_id)
+        if scope is not None and scope not in self._loaded().workspaces:
+            make_dirs(path.parent)
+            self._loaded().workspaces[scope] = path.parent
+        sig = signature(write_atomic(path, data))
+        item = self._item_for(path, scope, memory_id, parse_bytes(data, self._limits))
+        self._loaded().put(path, sig, item)
+        assert isinstance(item, Memory)
+        return item
+
+    def _new_id(self, scope: Scope) -> str:
+        while True:
+            memory_id = secrets.token_hex(4)
+            taken = (
+                _memory_path(self.root, scope, memory_id).exists()
+                or history_dir(self.root, scope, memory_id).exists()
+            )
+            if not taken:
+                return memory_id
+
+    def _check_tokens(
+        self,
+        scope: Scope,
+        memory_id: str,
+        before: tuple[str, str] | None,
+        after: tuple[str, str] | None,
+    ) -> None:
+        """Refuse when some chat this memory reaches would go over the limit and grow."""
+        limit = self._limits.chat_max_tokens
+        current = self._loaded().by_scope.get(scope, {}).get(memory_id)
+        if before is None and isinstance(current, Memory) and current.enabled:
+            before = (current.title, current.text)
+        delta_chars = (entry_chars(*after) if after else 0) - (entry_chars(*before) if before else 0)
+        delta_count = (after is not None) - (before is not None)
+        chats: list[str | None] = [None, *self.workspaces()] if scope is None else [scope]
+        worst: tuple[int, str | None] | None = None
+        for chat in chats:
+            total, count = self._sums(None)
+            if chat is not None:
+                more, n = self._sums(chat)
+                total, count = total + more, count + n
+            old = estimate_tokens_of(chat_chars(total, count))
+            new = estimate_tokens_of(chat_chars(total + delta_chars, count + delta_count))
+            if new > limit and new > old and (worst is None or new > worst[0]):
+                worst = (new, chat)
+        if worst is not None:
+            tokens, chat = worst
+            if chat is None:
+                raise StoreError(msg.CHAT_OVER_LIMIT.format(n=tokens, m=limit))
+            raise StoreError(msg.WORKSPACE_CHAT_OVER_LIMIT.format(key=chat, n=tokens, m=limit))
+
+
+def estimate_tokens_of(chars: int) -> int:
+    """The token estimate of a text of ``chars`` characters."""
+    return -(-chars // 4)
+
+
+def _order_key(memory: Memory) -> tuple[bool, datetime, str]:
+    created = memory.created
+    return (created is not None, created or _NO_CREATED, memory.id)
+
+
+def _check_via(via: str) -> None:
+    if via not in VIAS:
+        raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f'"{via}" is not a way a change can come'))
+
+
+__all__ = ["MemoryStore", "estimate_tokens"]

@@ -1,0 +1,357 @@
+"""One memory file: its bytes parsed into fields or a problem, and fields written back as bytes.
+
+The frontmatter is kept as its lines so that a rewrite changes only the lines of the fields
+that changed: comments, quoting, key order and unknown keys stay as the person wrote them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+import yaml
+
+from . import messages as msg
+from .limits import Limits
+from .timestamps import format_timestamp, parse_timestamp
+from .yamlload import compose_and_construct
+
+BOM = b"\xef\xbb\xbf"
+FIELD_ORDER = ("title", "enabled", "source", "sessionId", "created", "updated")
+REQUIRED_WHEN_NOT_A_MAPPING = "title, enabled, source"
+
+
+@dataclass(slots=True)
+class Fields:
+    """The frontmatter fields of a valid memory file."""
+
+    title: str
+    enabled: bool
+    source: str
+    session_id: str | None = None
+    created: datetime | None = None
+    updated: datetime | None = None
+    extra: dict[Any, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Document:
+    """A parsed file: its fields, its text, and what a surgical rewrite needs."""
+
+    fields: Fields
+    text: str
+    fm_lines: list[str]
+    spans: dict[str, tuple[int, int]] | None  # key -> first, last line; None: not block style
+    body: str  # everything after the closing --- line, as written (LF)
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """Why a file is not a memory: the message, and the file line it names (if any)."""
+
+    message: str
+    line: int | None = None
+
+
+def normalize_title(title: str) -> str:
+    """One line, single spaces: every run of Unicode white space becomes one space."""
+    return " ".join(title.split())
+
+
+def normalize_text(text: str) -> str:
+    """The text as a file keeps it: LF line ends, trimmed at both ends."""
+    return text.replace("\r\n", "\n").strip()
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_FAST_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_]*):(?:[ ]+(.*))?\Z")
+# A plain scalar the fast path may take as written: no indicator first, no ": " or " #" inside.
+_FAST_VALUE = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^\t]*[^\s:])?\Z")
+_YAML_BOOL = {
+    **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+    **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+}
+_YAML_NULL = {"", "~", "null", "Null", "NULL"}
+_KNOWN = frozenset(FIELD_ORDER)
+
+
+def parse_bytes(raw: bytes, limits: Limits) -> Document | FileProblem:
+    """Parse a memory file's bytes into a document, or say which problem it has."""
+    if len(raw) > limits.file_max_bytes:
+        return FileProblem(msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes))
+    if raw.startswith(BOM):
+        raw = raw[3:]
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return FileProblem(msg.FILE_NOT_UTF8)
+    return parse_text(content, limits)
+
+
+def split_frontmatter(content: str) -> tuple[list[str], str] | None:
+    """The frontmatter lines and the body after the closing line; None without a block."""
+    if "\r" in content:
+        content = content.replace("\r\n", "\n")
+    first_end = content.find("\n")
+    if first_end < 0 or content[:first_end].rstrip(" \t") != "---":
+        return None
+    start = first_end + 1
+    pos = start
+    while True:
+        end = content.find("\n", pos)
+        line = content[pos:] if end < 0 else content[pos:end]
+        if line.rstrip(" \t") == "---":
+            fm = content[start:pos]
+            body = "" if end < 0 else content[end + 1 :]
+            return (fm[:-1].split("\n") if fm else []), body
+        if end < 0:
+            return None
+        pos = end + 1
+
+
+def parse_text(content: str, limits: Limits) -> Document | FileProblem:
+    """Parse decoded file text (the UTF-8 and size checks already passed)."""
+    split = split_frontmatter(content)
+    if split is None:
+        return FileProblem(msg.FILE_NO_FRONTMATTER)
+    fm_lines, body = split
+    parsed = _parse_fast(fm_lines)
+    if parsed is None:
+        parsed = _parse_yaml(fm_lines)
+    if isinstance(parsed, FileProblem):
+        return parsed
+    fields, spans = parsed
+    text = body.strip()
+    if len(text) > limits.text_max_chars or len(fields.title) > limits.title_max_chars:
+        return FileProblem(msg.FILE_TOO_LONG.format(n=limits.text_max_chars, m=limits.title_max_chars))
+    return Document(fields=fields, text=text, fm_lines=fm_lines, spans=spans, body=body)
+
+
+_Parsed = tuple[Fields, dict[str, tuple[int, int]] | None]
+
+
+def _parse_fast(lines: list[str]) -> _Parsed | FileProblem | None:
+    """Plain ``key: value`` frontmatter without the YAML parser; None means "ask YAML"."""
+    if not lines:
+        return None
+    values: dict[str, str] = {}
+    spans: dict[str, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        m = _FAST_LINE.match(line)
+        if m is None:
+            return None
+        key, value = m.group(1), (m.group(2) or "")
+        if key not in _KNOWN or key in values:
+            return None
+        if value and (_FAST_VALUE.match(value) is None or ": " in value or " #" in value):
+            return None
+        values[key] = value
+        spans[key] = (i, i)
+    if _NON_PRINTABLE.search("".join(values.values())):
+        return None
+    return _validate(values.get, spans, written=True)
+
+
+def _parse_yaml(lines: list[str]) -> _Parsed | FileProblem:
+    # One blank line stands for the opening ---, so YAML's line numbers are the file's.
+    source = "\n" + "\n".join(lines) + ("\n" if lines else "")
+    try:
+        node, data = compose_and_construct(source)
+    except yaml.MarkedYAMLError as exc:
+        return _yaml_problem(exc)
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError) as exc:
+        return FileProblem(msg.FILE_BAD_YAML.format(message=_oneline(str(exc)) or type(exc).__name__))
+    if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
+        return FileProblem(msg.FILE_BAD_FIELDS.format(names=REQUIRED_WHEN_NOT_A_MAPPING))
+    nodes: dict[str, yaml.Node] = {}
+    spans: dict[str, tuple[int, int]] | None = {} if not node.flow_style else None
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        key = key_node.value
+        if key in _KNOWN:
+            nodes[key] = value_node
+        if spans is not None:
+            first = key_node.start_mark.line - 1
+            end = value_node.end_mark
+            last = end.line - 2 if end.column == 0 and end.line - 1 > first else end.line - 1
+            spans[str(key)] = (first, max(first, last))
+
+    def written(key: str) -> Any:
+        value_node = nodes.get(key)
+        if value_node is None:
+            return None
+        if not isinstance(value_node, yaml.ScalarNode):
+            return _INVALID
+        if value_node.tag == "tag:yaml.org,2002:null":
+            return None
+        if key == "enabled":
+            return data.get("enabled")
+        if key == "source":
+            value = data.get("source")
+            return value if isinstance(value, str) else _INVALID
+        return value_node.value
+
+    extra = {k: v for k, v in data.items() if k not in _KNOWN}
+    return _validate(written, spans, written=False, extra=extra)
+
+
+class _Invalid:
+    pass
+
+
+_INVALID = _Invalid()
+
+
+def _validate(
+    get: Any,
+    spans: dict[str, tuple[int, int]] | None,
+    *,
+    written: bool,
+    extra: dict[Any, Any] | None = None,
+) -> _Parsed | FileProblem:
+    """Check the six fields. ``get(key)`` gives the written text (fast path), or for the YAML
+    path: None when absent or null, the bool for enabled, and _INVALID for a non-scalar."""
+    bad: list[str] = []
+
+    def text_of(key: str) -> str | None | _Invalid:
+        value = get(key)
+        if written and value is not None and value in _YAML_NULL:
+            return None
+        return value  # type: ignore[no-any-return]
+
+    title_raw = text_of("title")
+    title = normalize_title(title_raw) if isinstance(title_raw, str) else ""
+    if not title:
+        bad.append("title")
+    enabled_raw = get("enabled")
+    enabled = _YAML_BOOL.get(enabled_raw) if written and isinstance(enabled_raw, str) else enabled_raw
+    if not isinstance(enabled, bool):
+        bad.append("enabled")
+    source = text_of("source")
+    if source not in ("user", "ai"):
+        bad.append("source")
+    session = text_of("sessionId")
+    if isinstance(session, _Invalid):
+        bad.append("sessionId")
+        session = None
+    moments: dict[str, datetime | None] = {}
+    for key in ("created", "updated"):
+        raw = text_of(key)
+        moment = parse_timestamp(raw) if isinstance(raw, str) else None
+        if isinstance(raw, _Invalid) or (isinstance(raw, str) and moment is None):
+            bad.append(key)
+        moments[key] = moment
+    if bad:
+        return FileProblem(msg.FILE_BAD_FIELDS.format(names=", ".join(bad)))
+    fields = Fields(
+        title=title,
+        enabled=bool(enabled),
+        source=str(source),
+        session_id=session,
+        created=moments["created"],
+        updated=moments["updated"],
+        extra=extra or {},
+    )
+    return fields, spans
+
+
+def _yaml_problem(exc: yaml.MarkedYAMLError) -> FileProblem:
+    mark = exc.problem_mark or exc.context_mark
+    what = exc.problem or exc.context or _oneline(str(exc))
+    if exc.context and exc.problem:
+        what = f"{exc.context}: {exc.problem}"
+    if mark is None:
+        return FileProblem(msg.FILE_BAD_YAML.format(message=_oneline(what)))
+    line = mark.line + 1
+    where = f"line {line}, column {mark.column + 1}"
+    return FileProblem(msg.FILE_BAD_YAML.format(message=f"{_oneline(what)} ({where})"), line)
+
+
+def _oneline(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def render_field(key: str, value: Any) -> list[str]:
+    """The frontmatter line(s) for one field."""
+    if isinstance(value, bool):
+        return [f"{key}: {'true' if value else 'false'}"]
+    if isinstance(value, datetime):
+        return [f"{key}: {format_timestamp(value)}"]
+    dumped = yaml.safe_dump(
+        {key: value}, allow_unicode=True, width=1_000_000, sort_keys=False, default_flow_style=False
+    )
+    return dumped.rstrip("\n").split("\n")
+
+
+def field_values(fields: Fields) -> dict[str, Any]:
+    """The known fields in file order, leaving out the optional ones that are unset."""
+    values: dict[str, Any] = {
+        "title": fields.title,
+        "enabled": fields.enabled,
+        "source": fields.source,
+    }
+    if fields.session_id is not None:
+        values["sessionId"] = fields.session_id
+    if fields.created is not None:
+        values["created"] = fields.created
+    if fields.updated is not None:
+        values["updated"] = fields.updated
+    return values
+
+
+def render_new(fields: Fields, text: str) -> str:
+    """A whole new file for these fields and text."""
+    return _assemble(_all_lines(fields), _body_for(text))
+
+
+def render_edit(doc: Document, changes: dict[str, Any], text: str | None) -> str:
+    """The file rewritten with only the changed fields' lines replaced (``text`` None: keep)."""
+    body = doc.body if text is None or text == doc.text else _body_for(text)
+    if doc.spans is None:
+        merged = replace(doc.fields, **{_ATTR[key]: value for key, value in changes.items()})
+        return _assemble(_all_lines(merged), body)
+    lines = list(doc.fm_lines)
+    appended: list[str] = []
+    for key, value in sorted(changes.items(), key=lambda kv: -(doc.spans or {}).get(kv[0], (-1, -1))[0]):
+        span = doc.spans.get(key)
+        new = render_field(key, value) if value is not None else []
+        if span is None:
+            appended.extend(new)
+        else:
+            lines[span[0] : span[1] + 1] = new
+    return _assemble(lines + appended, body)
+
+
+_ATTR = {
+    "title": "title",
+    "enabled": "enabled",
+    "source": "source",
+    "sessionId": "session_id",
+    "created": "created",
+    "updated": "updated",
+}
+
+
+def _all_lines(fields: Fields) -> list[str]:
+    lines: list[str] = []
+    for key, value in field_values(fields).items():
+        lines.extend(render_field(key, value))
+    for key, value in fields.extra.items():
+        lines.extend(render_field(key, value))
+    return lines
+
+
+def _body_for(text: str) -> str:
+    return f"\n{text}\n" if text else ""
+
+
+def _assemble(lines: list[str], body: str) -> str:
+    return "---\n" + "".join(line + "\n" for line in lines) + "---\n" + body

@@ -1,0 +1,52 @@
+"""Every message the store shows a person, word for word as the spec gives them."""
+
+from __future__ import annotations
+
+# Problem files (spec: "When a memory file has a problem"), in the order they are checked.
+FILE_TOO_LARGE = "The file is larger than {n} bytes."
+FILE_NOT_UTF8 = "The file is not UTF-8 text."
+FILE_NO_FRONTMATTER = "The file does not start with a --- frontmatter block."
+FILE_BAD_YAML = "The frontmatter is not valid YAML: {message}"
+FILE_BAD_FIELDS = "The frontmatter fields {names} are missing or invalid."
+FILE_TOO_LONG = (
+    "The memory is longer than {n} characters or its title longer than {m}; shorten it in the file."
+)
+FILE_UNREADABLE = "The file could not be read: {reason}."
+
+# Changes (spec: "Changing a memory", "The limits that apply").
+GIVE_TITLE_OR_TEXT = "Give a new title, a new text, or both."
+NEEDS_TITLE = "A memory needs a title."
+NEEDS_TEXT = "A memory needs some text."
+TITLE_TOO_LONG = "A memory title is limited to {n} characters; this one has {m}."
+TEXT_TOO_LONG = (
+    "A memory is limited to {n} characters; this one has {m}. Shorten it or split it into several memories."
+)
+UNCHANGED = "The memory already had that title and text."
+UNKNOWN_ID = (
+    'No memory with the id "{id}" exists in this chat\'s memory. Call memory_list for the current ids.'
+)
+COULD_NOT_CHANGE = "The memory could not be changed: {reason}."
+FILE_WOULD_BE_TOO_LARGE = "the file would be larger than {n} bytes"
+CHAT_OVER_LIMIT = "This change would bring the memory a chat receives to about {n} tokens; the limit is {m}."
+WORKSPACE_CHAT_OVER_LIMIT = (
+    "This change would bring the memory a chat in workspace {key} receives "
+    "to about {n} tokens; the limit is {m}."
+)
+NO_SUCH_VERSION = 'No saved version "{name}" of this memory exists.'
+NOTHING_TO_UNDO = "There is no change from a chat to undo."
+
+# Our own wording where the spec leaves a case open.
+BAD_WORKSPACE_KEY = 'the workspace key "{key}" is not valid'
+NOTHING_BEFORE_CHAT = "the change from a chat created this memory, so there is no earlier text"
+NOT_DELETED = 'no deleted memory with the id "{id}" is waiting to be restored'
+ID_IN_USE = 'a memory with the id "{id}" exists again'
+
+# Ignored entries: why something in the store is not treated as a memory.
+IGNORED_BAD_NAME = "The file name is not a memory id (eight characters 0-9 and a-f) with .md."
+IGNORED_FOLDER_IN_SET = "A folder inside a memory set is not a memory."
+IGNORED_BAD_KEY = (
+    "The folder name is not a workspace key (letters, digits, dots, underscores and hyphens, "
+    "beginning with a letter or digit, at most 128 characters)."
+)
+IGNORED_LINK_OUTSIDE = "The link leads outside the memory folder, so it is not followed."
+IGNORED_NOT_A_FILE = "This is not a regular file."

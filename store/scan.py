@@ -1,0 +1,127 @@
+"""Reading the store's folders: which entries are memories, problems, or ignored."""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import messages as msg
+from .layout import is_inside, is_silent_name, is_valid_key, memory_id_of
+from .limits import Limits
+from .memoryfile import Document, FileProblem, parse_bytes
+from .model import Ignored, Scope
+
+#: What identifies one state of a file on disk; a change in any part means "read it again".
+Signature = tuple[int, int, int, int]
+
+
+def signature(st: os.stat_result) -> Signature:
+    """Size, mtime_ns, ctime_ns and inode: a file whose stat changed is read again."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """A candidate memory file found in a set."""
+
+    path: Path
+    scope: Scope
+    id: str
+
+
+def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], list[Ignored]]:
+    """The candidate memory files of one set, and what it ignores there."""
+    files: list[FileEntry] = []
+    ignored: list[Ignored] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return files, ignored
+    except OSError as exc:
+        return files, [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
+    for entry in entries:
+        name = entry.name
+        if is_silent_name(name):
+            continue
+        path = Path(entry.path)
+        if entry.is_symlink() and not is_inside(root, path):
+            ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
+            continue
+        memory_id = memory_id_of(name)
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            ignored.append(Ignored(path, msg.IGNORED_FOLDER_IN_SET))
+        elif memory_id is None:
+            ignored.append(Ignored(path, msg.IGNORED_BAD_NAME))
+        else:
+            files.append(FileEntry(path, scope, memory_id))
+    return files, ignored
+
+
+def list_workspaces(root: Path, folder: Path) -> tuple[list[tuple[str, Path]], list[Ignored]]:
+    """The valid workspace folders (key, path), and the entries ignored beside them."""
+    found: list[tuple[str, Path]] = []
+    ignored: list[Ignored] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return found, ignored
+    except OSError as exc:
+        return found, [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
+    for entry in entries:
+        name = entry.name
+        if is_silent_name(name):
+            continue
+        path = Path(entry.path)
+        if entry.is_symlink() and not is_inside(root, path):
+            ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
+        elif not entry.is_dir():
+            ignored.append(Ignored(path, "A file here is not a workspace folder."))
+        elif not is_valid_key(name):
+            ignored.append(Ignored(path, msg.IGNORED_BAD_KEY))
+        else:
+            found.append((name, path))
+    return sorted(found), ignored
+
+
+def read_file(path: Path, limits: Limits) -> tuple[Signature, Document | FileProblem] | None:
+    """Read and parse one memory file; None when it is gone or not a regular file.
+
+    The size check comes from the open file's stat, so a huge file is never read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except PermissionError as exc:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return signature(st), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+    except OSError as exc:
+        return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        sig = signature(st)
+        if st.st_size > limits.file_max_bytes:
+            return sig, FileProblem(msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes))
+        try:
+            raw = os.read(fd, limits.file_max_bytes + 1)
+            while len(raw) <= limits.file_max_bytes:
+                more = os.read(fd, limits.file_max_bytes + 1 - len(raw))
+                if not more:
+                    break
+                raw += more
+        except OSError as exc:
+            return sig, FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+    finally:
+        os.close(fd)
+    return sig, parse_bytes(raw, limits)
