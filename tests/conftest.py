@@ -1,0 +1,33 @@
+"""Shared fixtures: a fresh store in a temp folder, and raw file writing for hand-made files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from store import MemoryStore
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """An empty store root (not created yet, like a new installation)."""
+    return tmp_path / "oda"
+
+
+@pytest.fixture
+def store(root: Path) -> MemoryStore:
+    """A store on an empty root."""
+    return MemoryStore(root)
+
+
+def write_raw(path: Path, content: str | bytes) -> Path:
+    """Write a file as another program would (no store involved)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def memory_file(title: str = "T", text: str = "Body", *, enabled: str = "true", source: str = "user", extra: str = "") -> str:
+    """A valid memory file's text, as a person would write it."""
+    return f"---\ntitle: {title}\nenabled: {enabled}\nsource: {source}\n{extra}---\n\n{text}\n"
