@@ -29,7 +29,7 @@ DELETED_META = "deleted.json"
 SOURCES = ("chat", "settings", "restore", "undo", "external", "found")
 _NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\.md\Z")
 # Versions are read with generous limits: a version stays readable after limits are lowered.
-_READ_LIMITS = Limits(
+READ_LIMITS = Limits(
     title_max_chars=10**6, text_max_chars=10**7, file_max_bytes=64 * 2**20, versions_kept=100
 )
 
@@ -68,7 +68,7 @@ def read_version(hdir: Path, file_name: str) -> Version | None:
         raw = (hdir / VERSIONS / file_name).read_bytes()
     except OSError:
         return None
-    doc = parse_bytes(raw, _READ_LIMITS)
+    doc = parse_bytes(raw, READ_LIMITS)
     moment = parse_moment(m.group(1))
     if not isinstance(doc, Document) or moment is None:
         return None

@@ -247,7 +247,7 @@ class MemoryStore:
                 continue
             text = ""
             if not record.problem:
-                doc = parse_bytes(record.raw, history._READ_LIMITS)
+                doc = parse_bytes(record.raw, history.READ_LIMITS)
                 text = doc.text if isinstance(doc, Document) else ""
             found.append(Deleted(memory_id, scope, record.title, record.deleted_at, text, record.problem))
         return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
@@ -371,9 +371,11 @@ class MemoryStore:
             path = _memory_path(self.root, scope, memory_id)
             if path.exists():
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
-            doc = None if record.problem else parse_bytes(record.raw, self._limits)
+            # Read with room to spare, so a text over today's limit gets the change message.
+            doc = None if record.problem else parse_bytes(record.raw, history.READ_LIMITS)
             if isinstance(doc, Document):
                 self._refuse(self.check_title(doc.fields.title) or self._check_length(doc.text))
+                self._check_size(record.raw)
                 if doc.fields.enabled:
                     self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
             elif isinstance(doc, FileProblem) and not record.problem:
@@ -645,7 +647,7 @@ class MemoryStore:
         if item is None:
             raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
         if isinstance(item, Problem):
-            reason = f"its file has a problem: {item.message}"
+            reason = f"its file has a problem: {item.message.rstrip('.')}"
             raise StoreError(msg.COULD_NOT_CHANGE.format(reason=reason))
         try:
             parsed = parse_bytes(path.read_bytes(), self._limits)
@@ -653,7 +655,9 @@ class MemoryStore:
             raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
         if isinstance(parsed, FileProblem):  # changed between the stat and the read
             self._reload(path)
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f"its file has a problem: {parsed.message}"))
+            raise StoreError(
+                msg.COULD_NOT_CHANGE.format(reason=f"its file has a problem: {parsed.message.rstrip('.')}")
+            )
         return parsed
 
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:

@@ -28,6 +28,8 @@ def write_raw(path: Path, content: str | bytes) -> Path:
     return path
 
 
-def memory_file(title: str = "T", text: str = "Body", *, enabled: str = "true", source: str = "user", extra: str = "") -> str:
+def memory_file(
+    title: str = "T", text: str = "Body", *, enabled: str = "true", source: str = "user", extra: str = ""
+) -> str:
     """A valid memory file's text, as a person would write it."""
     return f"---\ntitle: {title}\nenabled: {enabled}\nsource: {source}\n{extra}---\n\n{text}\n"
