@@ -77,6 +77,15 @@ def read_version(hdir: Path, file_name: str) -> Version | None:
     )
 
 
+def newest_version(hdir: Path) -> Version | None:
+    """The newest readable version, reading no more files than needed."""
+    for name in reversed(version_names(hdir)):
+        version = read_version(hdir, name)
+        if version is not None:
+            return version
+    return None
+
+
 def list_versions(hdir: Path) -> list[Version]:
     """Every readable version, newest first."""
     found = (read_version(hdir, n) for n in reversed(version_names(hdir)))

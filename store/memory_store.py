@@ -442,7 +442,10 @@ class MemoryStore:
                 return self._rescan_all()
             changed: set[Path] = set()
             for raw_path in paths:
-                changed |= self._refresh_path(Path(os.path.abspath(os.fspath(raw_path))))
+                found = self._refresh_path(Path(os.path.abspath(os.fspath(raw_path))))
+                if found is None:  # a set or the settings changed: one full pass covers the batch
+                    return changed | self._rescan_all()
+                changed |= found
             return changed
 
     # --- internals: loading ------------------------------------------------------------------
@@ -559,18 +562,19 @@ class MemoryStore:
         except ValueError:
             return ()
 
-    def _refresh_path(self, path: Path) -> set[Path]:
+    def _refresh_path(self, path: Path) -> set[Path] | None:
+        """Re-read one path; None when only a full rescan can tell what changed."""
         state = self._state
         assert state is not None
         parts = self._relative_parts(path)
         if not parts or parts[0] in (HISTORY_DIR, LOCK_FILE):
             return set()
         if parts == (SETTINGS_FILE,):
-            return self._rescan_all()
+            return None
         if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
             return set()
         if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):
-            return self._rescan_all()  # a set appeared, went, or was renamed: list them again
+            return None  # a set appeared, went, or was renamed: list them again
         if parts[0] == GLOBAL_DIR and len(parts) == 2:
             scope: Scope = None
         elif parts[0] == WORKSPACES_DIR and len(parts) == 3 and is_valid_key(parts[1]):
@@ -578,7 +582,7 @@ class MemoryStore:
         else:
             return set()
         if scope is not None and scope not in state.workspaces:
-            return self._rescan_all()
+            return None
         memory_id = memory_id_of(parts[-1])
         changed: set[Path] = set()
         was_ignored = state.ignored.pop(path, None)
@@ -601,7 +605,8 @@ class MemoryStore:
     def _reload(self, path: Path) -> None:
         """Bring one file's state up to date (under the lock, before changing it)."""
         self._loaded()
-        self._refresh_path(path)
+        if self._refresh_path(path) is None:
+            self._rescan_all()
 
     # --- internals: writing ------------------------------------------------------------------
 
@@ -663,10 +668,10 @@ class MemoryStore:
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
         """Keep the file's current text as a version when history does not have it yet."""
         hdir = history_dir(self.root, scope, memory_id)
-        newest = history.list_versions(hdir)[:1]
-        if newest and (newest[0].title, newest[0].text) == (doc.fields.title, doc.text):
+        newest = history.newest_version(hdir)
+        if newest is not None and (newest.title, newest.text) == (doc.fields.title, doc.text):
             return
-        source = "external" if newest or history.version_names(hdir) else "found"
+        source = "external" if newest is not None or history.version_names(hdir) else "found"
         self._add_version(scope, memory_id, now_utc(), source, doc.fields.title, doc.text, doc.fields.source)
 
     def _add_version(
