@@ -1,0 +1,96 @@
+"""The Textual app: one main screen over a memory store, watched for outside changes."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+
+from store import MemoryStore
+
+from .dialogs import ConfirmDialog
+from .safe import clean_line
+from .screens import MainScreen
+from .watcher import DiskWatcher, FilesChanged
+
+
+class OdaApp(App[None]):
+    """Browse and edit every memory Oda keeps, live with the disk."""
+
+    # The default screen's own CSS_PATH is not loaded by Textual, so the app loads it.
+    CSS_PATH = ["oda.tcss", "screens/main.tcss"]
+    TITLE = "Oda memory"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+    ]
+
+    def __init__(self, root: Path, workspace: str | None = None, *, watch: bool = True) -> None:
+        super().__init__()
+        self.root = Path(root)
+        self.store = MemoryStore(self.root)
+        #: Every store call runs in a worker thread holding this lock.
+        self.store_lock = threading.RLock()
+        self.start_workspace = workspace
+        self.watcher: DiskWatcher | None = DiskWatcher(self.root, self) if watch else None
+        self.sub_title = clean_line(str(self.root))
+
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen(self.start_workspace)
+
+    @property
+    def main_screen(self) -> MainScreen:
+        """The one main screen (under any dialogs)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                return screen
+        raise LookupError("no main screen")
+
+    def on_mount(self) -> None:
+        if self.watcher is not None:
+            self._watch()
+
+    @work(thread=True, group="watcher", exit_on_error=False)
+    def _watch(self) -> None:
+        assert self.watcher is not None
+        self.watcher.run()
+
+    def on_files_changed(self, message: FilesChanged) -> None:
+        self.main_screen.files_changed()
+
+    def on_unmount(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+
+    async def action_quit(self) -> None:
+        """Quit; with unsaved edits, ask first."""
+        try:
+            editor = self.main_screen.editor
+        except LookupError:
+            self.exit()
+            return
+        if not editor.is_dirty:
+            self._stop_and_exit()
+            return
+        if isinstance(self.screen, ConfirmDialog):
+            return
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                self._stop_and_exit()
+
+        self.push_screen(
+            ConfirmDialog(
+                f"Quit and discard your unsaved changes to “{clean_line(editor.display_title)}”?",
+                yes="Quit",
+                no="Keep editing",
+            ),
+            answered,
+        )
+
+    def _stop_and_exit(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.exit()

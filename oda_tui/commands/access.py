@@ -1,0 +1,109 @@
+"""Opening the store a command names, and finding scopes and ids in it."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+
+from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
+from store.layout import is_valid_id, is_valid_key
+from store.messages import UNKNOWN_ID
+
+from ..paths import ENV_VAR, resolve_root
+from .errors import CommandError
+from .output import note
+
+BAD_KEY = (
+    'The workspace key "{key}" is not valid: use letters, digits, dots, underscores and hyphens, '
+    "beginning with a letter or digit, at most 128 characters."
+)
+AMBIGUOUS = 'The id "{id}" is in more than one scope ({scopes}); choose one with --global or --workspace KEY.'
+
+
+def open_store(args: argparse.Namespace) -> MemoryStore:
+    """The store at ``--root`` > ``$ODA_HOME`` > the platform folder.
+
+    A root that does not exist is an empty store (a fresh install); when it was named on purpose
+    a one-line note says so, as a typo would otherwise look like an empty store.
+    """
+    root = resolve_root(args.root)
+    if not root.exists():
+        if args.root or os.environ.get(ENV_VAR):
+            note(f"Note: the folder {root} does not exist, so it holds no memories.")
+        return MemoryStore(root)
+    if not root.is_dir():
+        raise CommandError(f"The store root {root} is not a folder.")
+    try:
+        os.listdir(root)
+    except OSError as exc:
+        raise CommandError(f"The store root {root} cannot be read: {exc.strerror or exc}.") from exc
+    return MemoryStore(root)
+
+
+def workspace_key(key: str) -> str:
+    """A ``--workspace`` value, refused in one line when it is not a valid key."""
+    if not is_valid_key(key):
+        raise CommandError(BAD_KEY.format(key=key))
+    return key
+
+
+def chosen_scopes(store: MemoryStore, args: argparse.Namespace) -> list[Scope]:
+    """The scopes ``--global`` / ``--workspace KEY`` / ``--all`` name; every scope by default."""
+    if getattr(args, "global_", False):
+        return [GLOBAL]
+    workspace = getattr(args, "workspace", None)
+    if workspace is not None:
+        key = workspace_key(workspace)
+        if key not in store.workspaces():
+            note(f'Note: there is no workspace "{key}" in {store.root}.')
+        return [key]
+    return [GLOBAL, *store.workspaces()]
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where an id was found: its scope and, for a problem file, the problem."""
+
+    scope: Scope
+    problem: Problem | None = None
+
+
+def find_id(store: MemoryStore, memory_id: str, scopes: list[Scope], *, with_history: bool = False) -> Found:
+    """The one scope holding ``memory_id`` (a memory or a problem file; or, ``with_history``,
+    any kept versions). An unknown id raises the store's own message; an id in several scopes
+    asks for ``--global`` or ``--workspace``.
+    """
+    if not is_valid_id(memory_id):
+        raise CommandError(UNKNOWN_ID.format(id=memory_id))
+    problems = {(p.scope, p.id): p for p in store.problems()}
+    found: list[Found] = []
+    for scope in scopes:
+        problem = problems.get((scope, memory_id))
+        if problem is not None:
+            found.append(Found(scope, problem))
+        elif _has_memory(store, scope, memory_id) or (
+            with_history and _has_versions(store, scope, memory_id)
+        ):
+            found.append(Found(scope))
+    if not found:
+        raise CommandError(UNKNOWN_ID.format(id=memory_id))
+    if len(found) > 1:
+        names = ", ".join(scope_label(f.scope) if f.scope is None else f"workspace {f.scope}" for f in found)
+        raise CommandError(AMBIGUOUS.format(id=memory_id, scopes=names))
+    return found[0]
+
+
+def _has_memory(store: MemoryStore, scope: Scope, memory_id: str) -> bool:
+    try:
+        store.get(scope, memory_id)
+    except StoreError:
+        return False
+    return True
+
+
+def _has_versions(store: MemoryStore, scope: Scope, memory_id: str) -> bool:
+    try:
+        return bool(store.versions(scope, memory_id))
+    except StoreError:
+        return False

@@ -1,0 +1,51 @@
+"""``oda-tui list``: one memory a line with its id, on/off, who saved it, title and tokens."""
+
+from __future__ import annotations
+
+import argparse
+
+from store import estimate_tokens, scope_label
+
+from ..words import on_off, saver
+from .access import chosen_scopes, open_store
+from .errors import OK
+from .output import columns, to_json, visible, write_data, write_lines
+from .records import memory_record
+
+NAME = "list"
+HELP = "list memories: scope, id, on/off, who saved it, title, tokens"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Which scopes to list (every scope by default)."""
+    add_scope_choice(parser, all_help="every scope: Global, then each workspace (the default)")
+
+
+def add_scope_choice(parser: argparse.ArgumentParser, *, all_help: str) -> None:
+    """``--workspace KEY | --global | --all``, for the commands that read several scopes."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--workspace", metavar="KEY", help="only this workspace's memories")
+    group.add_argument("--global", dest="global_", action="store_true", help="only the global memories")
+    group.add_argument("--all", action="store_true", help=all_help)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the memories of the chosen scopes, Global first, each in (created, id) order."""
+    store = open_store(args)
+    memories = [m for scope in chosen_scopes(store, args) for m in store.memories(scope)]
+    if args.json:
+        write_data(to_json({"root": str(store.root), "memories": [memory_record(m) for m in memories]}))
+        return OK
+    rows = [
+        [
+            scope_label(m.scope),
+            m.id,
+            on_off(m.enabled),
+            saver(m.source),
+            visible(m.title),
+            f"{estimate_tokens(m.text):,} tokens",
+        ]
+        for m in memories
+    ]
+    write_lines(columns(rows, right=frozenset({5})))
+    return OK

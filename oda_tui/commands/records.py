@@ -1,0 +1,67 @@
+"""The JSON shape of the store's records; keys are stable and documented for scripts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from store import Ignored, Memory, Problem, Scope, Version, estimate_tokens, scope_label
+from store.timestamps import format_timestamp
+
+from ..words import saved_by, source_words
+
+
+def moment(value: datetime | None) -> str | None:
+    """A timestamp as the memory files write it (UTC, milliseconds, Z), or None."""
+    return None if value is None else format_timestamp(value)
+
+
+def scope_record(scope: Scope) -> dict[str, Any]:
+    """A scope: ``scope`` is null for Global, else the workspace key; ``label`` names it."""
+    return {"scope": scope, "label": scope_label(scope)}
+
+
+def memory_record(memory: Memory) -> dict[str, Any]:
+    """Everything about one memory, its text included."""
+    return {
+        "id": memory.id,
+        **scope_record(memory.scope),
+        "title": memory.title,
+        "enabled": memory.enabled,
+        "source": memory.source,
+        "saved_by": saved_by(memory.source),
+        "session_id": memory.session_id,
+        "created": moment(memory.created),
+        "updated": moment(memory.updated),
+        "tokens": estimate_tokens(memory.text),
+        "path": str(memory.path),
+        "extra": memory.extra,
+        "text": memory.text,
+    }
+
+
+def version_record(version: Version) -> dict[str, Any]:
+    """One kept version, newest first in any list."""
+    return {
+        "name": version.name,
+        "moment": moment(version.moment),
+        "source": version.source,
+        "source_words": source_words(version.source),
+        "title": version.title,
+        "text": version.text,
+    }
+
+
+def problem_record(problem: Problem) -> dict[str, Any]:
+    """A problem file: where it is and its message."""
+    return {
+        "id": problem.id,
+        **scope_record(problem.scope),
+        "path": str(problem.path),
+        "message": problem.message,
+    }
+
+
+def ignored_record(item: Ignored) -> dict[str, Any]:
+    """Something that is not treated as a memory, and why."""
+    return {"path": str(item.path), "reason": item.reason}

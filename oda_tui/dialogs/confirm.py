@@ -1,0 +1,67 @@
+"""A yes/no question as a modal screen; dismisses with True for yes."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..safe import clean_block
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """Ask before something that loses work; the question may quote user text safely."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
+        Binding("y", "confirm", "Yes", show=False, id="dialog.yes"),
+        Binding("n", "cancel", "No", show=False, id="dialog.no"),
+    ]
+
+    def __init__(
+        self,
+        question: str,
+        *,
+        yes: str = "Yes",
+        no: str = "Cancel",
+        danger: bool = True,
+        detail: str = "",
+    ) -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.yes_label = yes
+        self.no_label = no
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(clean_block(self.question), markup=False, classes="dialog-question")
+            if self.detail:
+                yield Static(clean_block(self.detail), markup=False, classes="dialog-detail")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(
+                    self.yes_label,
+                    id="yes",
+                    variant="error" if self.danger else "primary",
+                )
+                yield Button(self.no_label, id="no")
+
+    def on_mount(self) -> None:
+        # The safe choice has the focus, so a stray Enter does not lose anything.
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_confirm(self) -> None:
+        """Answer yes."""
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        """Answer no."""
+        self.dismiss(False)

@@ -1,0 +1,5 @@
+"""The app's screens."""
+
+from .main import MainScreen
+
+__all__ = ["MainScreen"]

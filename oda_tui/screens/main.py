@@ -1,0 +1,687 @@
+"""The main screen: scopes, the memory list, the editor, the token meter and the chat preview."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import DescendantFocus
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+
+from store import StoreError, scope_label
+from store.model import ChatMemory, Memory, Scope
+
+from ..dialogs import ConfirmDialog, ConflictDialog
+from ..dialogs.conflict import Choice
+from ..safe import clean_block, clean_line
+from ..snapshot import Snapshot, take_snapshot
+from ..watcher import SETTLE_S
+from ..widgets.chat_preview import ChatPreview
+from ..widgets.editor import Limits, MemoryEditor
+from ..widgets.memory_table import MemoryTable
+from ..widgets.scope_list import ScopeList
+from ..widgets.token_meter import TokenMeter
+from .messages import OpFinished, PreviewRead, StoreRead
+
+if TYPE_CHECKING:
+    from store import MemoryStore
+
+    from ..app import OdaApp
+
+# Single-letter keys are hidden (and inert) while a text field has the focus.
+LETTER_ACTIONS = {"new_memory", "toggle", "delete", "filter", "preview", "quit"}
+
+
+def matches(memory: Memory, words: list[str]) -> bool:
+    """True when every filter word occurs in the title or the text (any case)."""
+    haystack = f"{memory.title}\n{memory.text}".casefold()
+    return all(word in haystack for word in words)
+
+
+class MainScreen(Screen[None]):
+    """Browse and edit every memory, live with the disk."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    AUTO_FOCUS = "#memories"
+
+    BINDINGS = [
+        Binding("n", "new_memory", "New", id="memory.new"),
+        Binding("t", "toggle", "On/off", id="memory.toggle"),
+        Binding("d,delete", "delete", "Delete", id="memory.delete"),
+        Binding("slash", "filter", "Filter", id="list.filter"),
+        Binding("p", "preview", "Preview", id="view.preview"),
+        Binding("ctrl+s", "save", "Save", id="editor.save"),
+        Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
+        Binding("escape", "back", "Back", id="view.back"),
+        Binding("q", "quit", "Quit", id="app.quit_key"),
+    ]
+
+    def __init__(self, workspace: str | None = None) -> None:
+        super().__init__()
+        self.scope: Scope = workspace
+        self.snapshot: Snapshot | None = None
+        self.filter_words: list[str] = []
+        self.loaded = False
+        #: How many times outside changes led to a repaint (tests count bursts with it).
+        self.outside_repaints = 0
+        self._refresh_running = False
+        self._conflict_open = False
+        self._saving = False
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    @property
+    def oda(self) -> OdaApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def store(self) -> MemoryStore:
+        return self.oda.store
+
+    @property
+    def editor(self) -> MemoryEditor:
+        return self.query_one(MemoryEditor)
+
+    @property
+    def table(self) -> MemoryTable:
+        return self.query_one(MemoryTable)
+
+    @property
+    def scopes(self) -> ScopeList:
+        return self.query_one(ScopeList)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="body"):
+            with Horizontal(id="browse"):
+                yield ScopeList(id="scopes")
+                with Vertical(id="list-pane"):
+                    yield Input(id="filter", placeholder="Filter by title and text")
+                    yield MemoryTable(id="memories")
+                    yield Static("", id="list-empty", markup=False)
+                    yield TokenMeter(id="meter")
+            with TabbedContent(id="detail", initial="tab-editor"):
+                with TabPane("Editor", id="tab-editor"):
+                    yield MemoryEditor(id="editor")
+                with TabPane("Chat preview", id="tab-preview"):
+                    yield ChatPreview(id="preview")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.scopes.border_title = "Scopes"
+        self.table.border_title = "Memories"
+        self.query_one("#list-empty", Static).update("Reading the memory folder…")
+        self.load_store()
+
+    # -- workers: every store call runs in a thread, under the app's store lock -----------
+
+    @work(thread=True, group="load", exit_on_error=False)
+    def load_store(self) -> None:
+        """Read the whole store (it may be large) without blocking the UI."""
+        scope = self.scope
+        try:
+            with self.oda.store_lock:
+                snapshot = take_snapshot(self.store)
+                preview = self._read_preview(scope)
+        except Exception as exc:  # a broken store must still show a message, not a trace
+            self.post_message(StoreRead(None, scope, None, set(), initial=True, error=str(exc)))
+            return
+        self.post_message(StoreRead(snapshot, scope, preview, set(), initial=True))
+
+    @work(thread=True, group="refresh", exit_on_error=False)
+    def refresh_from_disk(self) -> None:
+        """Apply outside changes: re-read only the changed paths, one repaint per burst."""
+        watcher = self.oda.watcher
+        changed: set[Path] = set()
+        scope = self.scope
+        snapshot = preview = None
+        try:
+            while watcher is not None:
+                paths = watcher.take()
+                if paths:
+                    with self.oda.store_lock:
+                        changed |= self.store.refresh(paths)
+                # Let a burst (a git checkout) finish, so it costs one repaint, not one per batch.
+                quiet = watcher.quiet_for()
+                if quiet < SETTLE_S:
+                    time.sleep(SETTLE_S - quiet)
+                    continue
+                if not watcher.has_pending:
+                    break
+            if changed:
+                with self.oda.store_lock:
+                    snapshot = take_snapshot(self.store)
+                    preview = self._read_preview(scope)
+        except Exception as exc:  # keep watching even if one refresh fails
+            self.post_message(StoreRead(None, scope, None, changed, error=str(exc)))
+            return
+        self.post_message(StoreRead(snapshot, scope, preview, changed))
+
+    @work(thread=True, group="preview", exclusive=True, exit_on_error=False)
+    def load_preview(self, scope: Scope) -> None:
+        """Read what a chat for ``scope`` receives."""
+        with self.oda.store_lock:
+            preview = self._read_preview(scope)
+        if preview is not None:
+            self.post_message(PreviewRead(scope, preview))
+
+    @work(thread=True, group="ops", exit_on_error=False)
+    def run_op(self, kind: str, op: Callable[[MemoryStore], Any], context: dict[str, Any]) -> None:
+        """Run one change through the store, then read the store again."""
+        scope = self.scope
+        result: Any = None
+        error: str | None = None
+        with self.oda.store_lock:
+            try:
+                result = op(self.store)
+            except StoreError as exc:
+                error = str(exc)
+            except Exception as exc:  # shown to the person rather than crashing the app
+                error = f"The change could not be made: {exc}"
+            snapshot = take_snapshot(self.store)
+            preview = self._read_preview(scope)
+        self.post_message(OpFinished(kind, result, error, context, snapshot, scope, preview))
+
+    def _read_preview(self, scope: Scope) -> ChatMemory | None:
+        try:
+            return self.store.chat_memory(scope)
+        except StoreError:
+            return None
+
+    # -- outside changes -------------------------------------------------------------------
+
+    def files_changed(self) -> None:
+        """The watcher saw changes: refresh unless a refresh is already collecting them."""
+        if not self.loaded or self._refresh_running:
+            return
+        self._refresh_running = True
+        self.refresh_from_disk()
+
+    # -- painting ------------------------------------------------------------------------
+
+    def on_store_read(self, message: StoreRead) -> None:
+        if message.initial:
+            self.loaded = True
+            if message.error is not None:
+                self.notify(
+                    f"The memory folder could not be read: {clean_line(message.error)}",
+                    severity="error",
+                    markup=False,
+                    timeout=10,
+                )
+                self.query_one("#list-empty", Static).update("The memory folder could not be read.")
+                return
+        else:
+            self._refresh_running = False
+            if message.error is not None:
+                self.notify(
+                    f"Re-reading the memory folder failed: {clean_line(message.error)}",
+                    severity="error",
+                    markup=False,
+                )
+        if message.snapshot is not None:
+            if not message.initial:
+                self.outside_repaints += 1
+            self.apply_snapshot(message.snapshot)
+            self._apply_preview(message.preview_scope, message.preview)
+        watcher = self.oda.watcher
+        if watcher is not None and watcher.has_pending:
+            self.files_changed()
+
+    def apply_snapshot(self, snapshot: Snapshot) -> None:
+        """Paint a snapshot, touching only what changed and keeping cursor and scroll."""
+        first = self.snapshot is None
+        self.snapshot = snapshot
+        known = {s.scope for s in snapshot.scopes}
+        if self.scope not in known:
+            if first and self.scope is not None:
+                self.notify(
+                    f"There is no workspace {clean_line(self.scope)} yet; "
+                    "it appears here once it holds a memory.",
+                    markup=False,
+                )
+            self.scope = None
+        limits = snapshot.limits
+        self.editor.configure(
+            Limits(title=limits.title_max_chars, text=limits.text_max_chars),
+            self.store.check_title,
+            self.store.check_text,
+        )
+        self.scopes.show(snapshot.scopes, self.scope)
+        self._show_list(keep=self.editor.memory_id)
+        self._update_meter()
+        self._update_subtitle()
+        self._reconcile_editor()
+
+    def _visible(self) -> list[Memory]:
+        if self.snapshot is None:
+            return []
+        memories = self.snapshot.memories.get(self.scope, ())
+        if not self.filter_words:
+            return list(memories)
+        return [m for m in memories if matches(m, self.filter_words)]
+
+    def _show_list(self, *, keep: str | None = None, reset: bool = False) -> None:
+        visible = self._visible()
+        table = self.table
+        if reset:
+            table.show(visible, keep=visible[0].id if visible else None)
+            table.select_memory(visible[0].id) if visible else None
+        else:
+            table.show(visible, keep=keep)
+        total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
+        label = scope_label(self.scope)
+        if self.filter_words:
+            table.border_title = f"Memories · {len(visible)} of {total} match"
+        else:
+            table.border_title = f"Memories in {label} · {total}"
+        empty = self.query_one("#list-empty", Static)
+        if not visible:
+            if self.filter_words:
+                empty.update("No memory matches the filter. Press Escape to clear it.")
+            elif self.snapshot is not None and not any(self.snapshot.memories.values()):
+                empty.update(
+                    "There are no memories yet. Press n to add the first one: "
+                    "give it a title and a text, then press Ctrl+S to save."
+                )
+            else:
+                empty.update(f"No memories in {label} yet. Press n to add one.")
+        self.query_one("#list-pane").set_class(not visible, "-empty")
+
+    def _update_meter(self) -> None:
+        if self.snapshot is None:
+            return
+        tokens, chat_scope = self.snapshot.meter(self.scope)
+        self.query_one(TokenMeter).show(tokens, self.snapshot.limits.chat_max_tokens, chat_scope, self.scope)
+
+    def _update_subtitle(self) -> None:
+        if self.snapshot is None:
+            return
+        parts = [clean_line(str(self.oda.root))]
+        problems = len(self.snapshot.problems)
+        if problems:
+            parts.append(f"{problems} problem file{'s' if problems != 1 else ''}")
+        if self.snapshot.settings_problems:
+            parts.append("settings.yaml has problems")
+        self.sub_title = " · ".join(parts)
+
+    def _apply_preview(self, scope: Scope, preview: ChatMemory | None) -> None:
+        if preview is not None and scope == self.scope:
+            self.query_one(ChatPreview).show(scope, preview.text, preview.tokens)
+
+    def on_preview_read(self, message: PreviewRead) -> None:
+        self._apply_preview(message.scope, message.preview)
+
+    def _reconcile_editor(self) -> None:
+        """Bring the editor in line with the disk: reload, prompt, or keep a deleted memory's edits."""
+        editor, snapshot = self.editor, self.snapshot
+        if snapshot is None or editor.is_new:
+            return
+        base = editor.memory
+        if base is None:
+            self._open_current_row()
+            return
+        current = snapshot.find(base.scope, base.id)
+        if current is None:
+            if editor.is_dirty:
+                editor.mark_orphan()
+                self.notify(
+                    f"“{clean_line(base.title)}” was deleted on disk. Your edits are still here; "
+                    "saving them creates the memory again.",
+                    severity="warning",
+                    markup=False,
+                )
+            else:
+                self._open_current_row()
+            return
+        if current == base:
+            return
+        same_words = (current.title, current.text) == (base.title, base.text)
+        if not editor.is_dirty:
+            editor.load(current)
+        elif same_words:
+            editor.keep_mine(current)
+        elif not self._conflict_open:
+            self._ask_conflict(current)
+
+    def _ask_conflict(self, theirs: Memory) -> None:
+        self._conflict_open = True
+        self.notify(
+            f"“{clean_line(theirs.title)}” changed on disk while you were editing it.",
+            severity="warning",
+            markup=False,
+        )
+
+        def resolved(choice: Choice | None) -> None:
+            self._conflict_open = False
+            editor = self.editor
+            base = editor.memory
+            if base is None or editor.is_new or self.snapshot is None:
+                return
+            latest = self.snapshot.find(base.scope, base.id)
+            if latest is None:
+                self._reconcile_editor()
+            elif choice == "theirs":
+                editor.load(latest)
+                self.notify("Reloaded the version on disk.", markup=False)
+            else:
+                editor.keep_mine(latest)
+                self.notify(
+                    "Kept your edits. When you save, the text on disk is kept as a version.",
+                    markup=False,
+                )
+
+        self.app.push_screen(ConflictDialog(theirs.title), resolved)
+
+    # -- opening memories ------------------------------------------------------------------
+
+    def _open_current_row(self) -> None:
+        memory_id = self.table.current_id
+        memory = self.snapshot.find(self.scope, memory_id) if memory_id and self.snapshot else None
+        if memory is not None:
+            self.editor.load(memory)
+        elif self.snapshot is not None:
+            if self.snapshot.memories.get(self.scope):
+                hint = "No memory matches the filter."
+            else:
+                hint = f"No memory in {scope_label(self.scope)} yet. Press n to add one."
+            self.editor.clear(hint)
+
+    def _guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None:
+        """Run ``proceed`` now, or after the person agrees to drop unsaved edits."""
+        editor = self.editor
+        if not editor.is_dirty:
+            proceed()
+            return
+        if editor.is_new:
+            question = "Discard the new memory you have not saved?"
+        else:
+            question = f"Discard your unsaved changes to “{clean_line(editor.display_title)}”?"
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                proceed()
+            elif cancel is not None:
+                cancel()
+
+        self.app.push_screen(
+            ConfirmDialog(question, yes="Discard", no="Keep editing"),
+            answered,
+        )
+
+    def _back_to_open_memory(self) -> None:
+        memory_id = self.editor.memory_id
+        if memory_id is not None:
+            self.table.select_memory(memory_id)
+
+    @on(MemoryTable.MemoryHighlighted)
+    def _memory_highlighted(self, message: MemoryTable.MemoryHighlighted) -> None:
+        memory_id = message.memory_id
+        if memory_id is None or memory_id == self.editor.memory_id:
+            return
+        self._guard(self._open_current_row, self._back_to_open_memory)
+
+    @on(MemoryTable.MemoryChosen)
+    def _memory_chosen(self, message: MemoryTable.MemoryChosen) -> None:
+        def open_and_edit() -> None:
+            if message.memory_id != self.editor.memory_id:
+                self._open_current_row()
+            self._show_detail("tab-editor")
+            self.editor.text_area.focus()
+
+        if message.memory_id == self.editor.memory_id:
+            open_and_edit()
+        else:
+            self._guard(open_and_edit, self._back_to_open_memory)
+
+    @on(ScopeList.ScopeHighlighted)
+    def _scope_highlighted(self, message: ScopeList.ScopeHighlighted) -> None:
+        if message.scope == self.scope:
+            return
+
+        def switch() -> None:
+            self.scope = message.scope
+            self.scopes.select_scope(message.scope)
+            self._show_list(reset=True)
+            self._open_current_row()
+            self._update_meter()
+            self.load_preview(message.scope)
+
+        self._guard(switch, lambda: self.scopes.select_scope(self.scope))
+
+    # -- editor requests ---------------------------------------------------------------------
+
+    @on(MemoryEditor.SaveRequested)
+    def _save_requested(self, message: MemoryEditor.SaveRequested) -> None:
+        if self._saving:
+            return
+        scope, sent = message.scope, (message.title, message.text)
+        context: dict[str, Any] = {"sent": sent, "scope": scope}
+        if message.memory_id is None:
+            title, text, enabled = message.title, message.text, message.enabled
+            self._saving = True
+            self.run_op(
+                "create",
+                lambda store: store.create(scope, title, text, enabled=enabled, via="settings"),
+                context,
+            )
+            return
+        base = self.editor.memory
+        assert base is not None
+        new_title = message.title if message.title != clean_line(base.title) else None
+        new_text = message.text if message.text != clean_block(base.text) else None
+        memory_id = message.memory_id
+        self._saving = True
+        self.run_op(
+            "save",
+            lambda store: store.change(scope, memory_id, title=new_title, text=new_text),
+            context,
+        )
+
+    @on(MemoryEditor.ToggleRequested)
+    def _toggle_requested(self, message: MemoryEditor.ToggleRequested) -> None:
+        self._set_enabled(message.scope, message.memory_id, message.enabled)
+
+    @on(MemoryEditor.DirtyChanged)
+    def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
+        self.refresh_bindings()
+
+    def _set_enabled(self, scope: Scope, memory_id: str, enabled: bool) -> None:
+        self.run_op(
+            "toggle",
+            lambda store: store.set_enabled(scope, memory_id, enabled),
+            {"scope": scope, "id": memory_id, "enabled": enabled},
+        )
+
+    def on_op_finished(self, message: OpFinished) -> None:
+        kind, error, editor = message.kind, message.error, self.editor
+        if kind in ("save", "create"):
+            self._saving = False
+        if error is not None:
+            if kind in ("save", "create"):
+                editor.show_error(error)
+            elif kind == "toggle" and editor.memory_id == message.context["id"]:
+                editor.set_enabled(not message.context["enabled"])
+            self.notify(clean_line(error), severity="error", markup=False, timeout=8)
+        elif kind == "save":
+            change = message.result
+            title, text = message.context["sent"]
+            editor.saved(change.memory, title, text)
+            if change.note:
+                self.notify(clean_line(change.note), markup=False)
+            else:
+                self.notify(f"Saved “{clean_line(change.memory.title)}”.", markup=False)
+        elif kind == "create":
+            memory = message.result
+            title, text = message.context["sent"]
+            if message.context["scope"] == self.scope:
+                editor.saved(memory, title, text)
+            self.notify(f"Saved the new memory “{clean_line(memory.title)}”.", markup=False)
+        elif kind == "toggle":
+            memory = message.result
+            if editor.memory_id == memory.id:
+                editor.set_enabled(memory.enabled)
+            state = "on" if memory.enabled else "off"
+            self.notify(f"“{clean_line(memory.title)}” is turned {state}.", markup=False)
+        elif kind == "delete":
+            self.notify(
+                f"Deleted “{clean_line(message.context['title'])}”. It waits under Recently deleted.",
+                markup=False,
+            )
+        self.apply_snapshot(message.snapshot)
+        if kind == "create" and error is None and message.context["scope"] == self.scope:
+            self.table.select_memory(message.result.id)
+        self._apply_preview(message.preview_scope, message.preview)
+        self.refresh_bindings()
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        focused = self.focused
+        typing = isinstance(focused, Input | TextArea)
+        if action in LETTER_ACTIONS and typing:
+            return False
+        if action in ("save", "revert"):
+            if not self.editor.has_memory:
+                return False
+            return True if self.editor.is_dirty or self.editor.is_new else None
+        if action == "back":
+            return self._in_detail(focused) or focused is self.query_one("#filter")
+        return True
+
+    def _in_detail(self, widget: Widget | None) -> bool:
+        detail = self.query_one("#detail")
+        while widget is not None:
+            if widget is detail:
+                return True
+            widget = widget.parent if isinstance(widget.parent, Widget) else None
+        return False
+
+    def _show_detail(self, tab: str) -> None:
+        self.query_one("#detail", TabbedContent).active = tab
+        self.set_class(True, "-detail")
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        self.set_class(self._in_detail(event.widget), "-detail")
+        self.refresh_bindings()
+
+    def _target(self) -> Memory | None:
+        """The memory a key acts on: the open one in the editor, else the one under the cursor."""
+        if self._in_detail(self.focused) and self.editor.memory is not None:
+            return self.editor.memory
+        memory_id = self.table.current_id
+        if memory_id is None or self.snapshot is None:
+            return None
+        return self.snapshot.find(self.scope, memory_id)
+
+    def action_new_memory(self) -> None:
+        """Start a new memory in the selected scope."""
+
+        def start() -> None:
+            self.editor.start_new(self.scope)
+            self._show_detail("tab-editor")
+            self.editor.title_input.focus()
+
+        self._guard(start)
+
+    def action_toggle(self) -> None:
+        """Turn the memory on or off."""
+        memory = self._target()
+        if memory is None:
+            self.notify("There is no memory here to turn on or off.", markup=False)
+            return
+        self._set_enabled(memory.scope, memory.id, not memory.enabled)
+
+    def action_delete(self) -> None:
+        """Delete the memory, after a confirmation."""
+        memory = self._target()
+        if memory is None:
+            self.notify("There is no memory here to delete.", markup=False)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_op(
+                    "delete",
+                    lambda store: store.delete(memory.scope, memory.id),
+                    {"title": memory.title, "id": memory.id},
+                )
+
+        detail = "It moves to Recently deleted, where you can restore it."
+        if self.editor.memory_id == memory.id and self.editor.is_dirty:
+            detail += " Your unsaved edits to it are lost."
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete “{clean_line(memory.title)}” from {scope_label(memory.scope)}?",
+                yes="Delete",
+                no="Cancel",
+                detail=detail,
+            ),
+            answered,
+        )
+
+    def action_filter(self) -> None:
+        """Show the filter and type into it."""
+        filter_input = self.query_one("#filter", Input)
+        filter_input.add_class("-shown")
+        self.set_class(False, "-detail")
+        filter_input.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.filter_words = event.value.casefold().split()
+        self._show_list(keep=self.editor.memory_id)
+        if not self.editor.is_dirty and self.table.current_id != self.editor.memory_id:
+            self._open_current_row()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.table.focus()
+
+    def action_preview(self) -> None:
+        """Show what a chat in the selected scope receives."""
+        detail = self.query_one("#detail", TabbedContent)
+        narrow = self.has_class("-narrow")
+        if detail.active == "tab-preview" and (not narrow or self.has_class("-detail")):
+            detail.active = "tab-editor"
+            if narrow:
+                self.set_class(False, "-detail")
+            return
+        self._show_detail("tab-preview")
+        if narrow:
+            self.query_one(ChatPreview).focus()
+
+    def action_save(self) -> None:
+        """Save the open memory."""
+        if not self.editor.request_save():
+            self.notify("There are no unsaved changes.", markup=False)
+
+    def action_revert(self) -> None:
+        """Drop the unsaved edits."""
+        if self.editor.is_dirty:
+            self.editor.revert()
+            self.notify("Your edits were dropped.", markup=False)
+
+    def action_back(self) -> None:
+        """Leave the editor or the filter for the memory list."""
+        filter_input = self.query_one("#filter", Input)
+        if self.focused is filter_input:
+            if filter_input.value:
+                filter_input.value = ""
+            filter_input.remove_class("-shown")
+        self.set_class(False, "-detail")
+        self.table.focus()
+
+    async def action_quit(self) -> None:
+        """Quit, after asking when there are unsaved edits."""
+        await self.oda.action_quit()

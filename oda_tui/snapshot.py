@@ -1,0 +1,109 @@
+"""A consistent picture of the store, taken in a worker thread and painted by the UI."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from store import GLOBAL, scope_label
+
+if TYPE_CHECKING:
+    from store import MemoryStore
+    from store.model import ChatMemory, Memory, Problem, Scope
+
+
+@dataclass(frozen=True)
+class ScopeSummary:
+    """One row of the scopes list: a scope and its counts."""
+
+    scope: Scope
+    count: int
+    enabled: int
+    problems: int
+
+    @property
+    def label(self) -> str:
+        """The name a person sees: "Global" or the workspace key."""
+        return scope_label(self.scope)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the main screen shows, read in one go under the store lock."""
+
+    limits: Any
+    scopes: tuple[ScopeSummary, ...]
+    memories: Mapping[Scope, tuple[Memory, ...]]
+    problems: tuple[Problem, ...]
+    chat_tokens: Mapping[Scope, int]
+    settings_problems: tuple[str, ...] = ()
+    ignored_count: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def workspaces(self) -> list[str]:
+        """The workspace keys, sorted."""
+        return [s.scope for s in self.scopes if s.scope is not None]
+
+    def meter(self, scope: Scope) -> tuple[int, Scope]:
+        """Tokens a chat receives for ``scope``, and which chat that is.
+
+        A workspace counts its own chat; Global counts the workspace where the memory is
+        largest (or the Global-only chat when there is no workspace).
+        """
+        if scope is not None:
+            return self.chat_tokens.get(scope, 0), scope
+        best_scope: Scope = GLOBAL
+        best = self.chat_tokens.get(GLOBAL, 0)
+        for key in self.workspaces():
+            tokens = self.chat_tokens.get(key, 0)
+            if tokens > best:
+                best, best_scope = tokens, key
+        return best, best_scope
+
+    def find(self, scope: Scope, memory_id: str) -> Memory | None:
+        """The memory with this id in this scope, or None."""
+        for memory in self.memories.get(scope, ()):
+            if memory.id == memory_id:
+                return memory
+        return None
+
+
+def take_snapshot(store: MemoryStore) -> Snapshot:
+    """Read the store's current state; call it in a worker thread, under the store lock."""
+    keys = list(store.workspaces())
+    problems = tuple(store.problems())
+    for problem in problems:
+        if problem.scope is not None and problem.scope not in keys:
+            keys.append(problem.scope)
+    scopes: list[Scope] = [GLOBAL, *sorted(keys)]
+    memories: dict[Scope, tuple[Memory, ...]] = {}
+    summaries = []
+    for scope in scopes:
+        listed = tuple(store.memories(scope))
+        memories[scope] = listed
+        summaries.append(
+            ScopeSummary(
+                scope=scope,
+                count=len(listed),
+                enabled=sum(1 for m in listed if m.enabled),
+                problems=sum(1 for p in problems if p.scope == scope),
+            )
+        )
+    tokens: dict[Scope, int] = {GLOBAL: store.chat_tokens(None)}
+    for key in scopes[1:]:
+        tokens[key] = store.chat_tokens(key)
+    return Snapshot(
+        limits=store.limits,
+        scopes=tuple(summaries),
+        memories=memories,
+        problems=problems,
+        chat_tokens=tokens,
+        settings_problems=tuple(store.settings_problems()),
+        ignored_count=len(store.ignored()),
+    )
+
+
+def take_preview(store: MemoryStore, scope: Scope) -> ChatMemory:
+    """Exactly what a chat receives for ``scope`` (Global: a chat outside any workspace)."""
+    return store.chat_memory(scope)

@@ -1,0 +1,94 @@
+"""Watching the store root with watchfiles, batching changed paths for one repaint per burst."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from textual.message import Message
+from textual.message_pump import MessagePump
+from watchfiles import watch
+
+#: Milliseconds watchfiles groups changes over (the library default of 1.6 s is far too slow).
+DEBOUNCE_MS = 50
+#: Milliseconds of quiet after which watchfiles hands over a batch.
+STEP_MS = 20
+#: Seconds a refresh waits for a burst to go quiet before it paints.
+SETTLE_S = 0.06
+#: Seconds between looks for a root that does not exist yet.
+MISSING_ROOT_POLL_S = 0.25
+
+
+class FilesChanged(Message):
+    """Something under the root changed; the paths wait in the watcher until taken.
+
+    Carries no data, so any number of pending ones collapse into one.
+    """
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, FilesChanged)
+
+
+class DiskWatcher:
+    """Collects changed paths under ``root`` and tells ``target`` about them."""
+
+    def __init__(self, root: Path, target: MessagePump) -> None:
+        self.root = root
+        self.target = target
+        self._pending: set[Path] = set()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._last_event = 0.0
+        self.batches = 0
+
+    def run(self) -> None:
+        """Watch until stopped; run it in a thread worker."""
+        while not self._stop.is_set():
+            if not self.root.is_dir():
+                # Nothing to watch yet (an empty store); the first save creates the folder.
+                self._stop.wait(MISSING_ROOT_POLL_S)
+                if self.root.is_dir():
+                    self._add({self.root})
+                continue
+            try:
+                for changes in watch(
+                    self.root,
+                    debounce=DEBOUNCE_MS,
+                    step=STEP_MS,
+                    stop_event=self._stop,
+                    ignore_permission_denied=True,
+                    raise_interrupt=False,
+                ):
+                    self._add({Path(path) for _change, path in changes})
+            except (FileNotFoundError, RuntimeError, OSError):
+                # The root went away under us: wait for it to come back.
+                self._stop.wait(MISSING_ROOT_POLL_S)
+
+    def _add(self, paths: set[Path]) -> None:
+        with self._lock:
+            self._pending |= paths
+            self._last_event = time.monotonic()
+            self.batches += 1
+        self.target.post_message(FilesChanged())
+
+    def take(self) -> set[Path]:
+        """Every path changed since the last call."""
+        with self._lock:
+            paths, self._pending = self._pending, set()
+        return paths
+
+    @property
+    def has_pending(self) -> bool:
+        """True when changed paths wait to be taken."""
+        with self._lock:
+            return bool(self._pending)
+
+    def quiet_for(self) -> float:
+        """Seconds since the last change arrived."""
+        with self._lock:
+            return time.monotonic() - self._last_event
+
+    def stop(self) -> None:
+        """Stop watching; ``run`` returns within a step."""
+        self._stop.set()

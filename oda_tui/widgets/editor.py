@@ -1,0 +1,369 @@
+"""The editor for one memory: title, on/off, read-only facts, text, live counters and checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Input, Label, Static, Switch, TextArea
+
+from store import scope_label
+from store.model import Memory, Scope
+
+from ..format import count, full_moment
+from ..safe import clean_block, clean_line
+
+Check = Callable[[str], str | None]
+
+
+def title_length(title: str) -> int:
+    """The title's length as the store counts it: one line, single spaces."""
+    return len(" ".join(title.split()))
+
+
+def text_length(text: str) -> int:
+    """The text's length as the store counts it: trimmed at the ends."""
+    return len(text.strip())
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The two limits the editor counts against."""
+
+    title: int = 120
+    text: int = 2000
+
+
+class MemoryEditor(Vertical):
+    """Edits one memory (or a new one); the screen does the saving."""
+
+    class SaveRequested(Message):
+        """Save these values: a change when ``memory_id`` is set, else a new memory."""
+
+        def __init__(self, scope: Scope, memory_id: str | None, title: str, text: str, enabled: bool) -> None:
+            super().__init__()
+            self.scope = scope
+            self.memory_id = memory_id
+            self.title = title
+            self.text = text
+            self.enabled = enabled
+
+    class ToggleRequested(Message):
+        """The person flipped the switch of a saved memory."""
+
+        def __init__(self, scope: Scope, memory_id: str, enabled: bool) -> None:
+            super().__init__()
+            self.scope = scope
+            self.memory_id = memory_id
+            self.enabled = enabled
+
+    class DirtyChanged(Message):
+        """The editor gained or lost unsaved edits."""
+
+        def __init__(self, dirty: bool) -> None:
+            super().__init__()
+            self.dirty = dirty
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.scope: Scope = None
+        #: The memory as last read from the store; edits are measured against it.
+        self.memory: Memory | None = None
+        self.is_new = False
+        #: The open memory was deleted on disk while it had edits; saving creates it again.
+        self.orphan = False
+        self.limits = Limits()
+        self._check_title: Check = lambda _t: None
+        self._check_text: Check = lambda _t: None
+        self._dirty = False
+        self._save_error: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="editor-empty", markup=False)
+        with Vertical(id="editor-form"):
+            yield Static("", id="editor-heading", markup=False)
+            with Horizontal(classes="field-head"):
+                yield Label("Title", classes="field-label")
+                yield Label("", id="title-count", classes="counter", markup=False)
+            yield Input(id="title", placeholder="A short name for the memory", select_on_focus=False)
+            with Horizontal(id="meta-row"):
+                yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
+                yield Label("on", id="enabled-label", markup=False)
+                yield Static("", id="meta", markup=False)
+            with Horizontal(classes="field-head"):
+                yield Label("Text", classes="field-label")
+                yield Label("", id="text-count", classes="counter", markup=False)
+            yield TextArea(id="text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
+            yield Static("", id="validation", markup=False)
+
+    def on_mount(self) -> None:
+        self.clear("Loading…")
+
+    # -- configuration -------------------------------------------------------------------
+
+    def configure(self, limits: Limits, check_title: Check, check_text: Check) -> None:
+        """Use these limits and the store's own checks for live validation."""
+        self.limits = limits
+        self._check_title = check_title
+        self._check_text = check_text
+        if self.memory is not None or self.is_new:
+            self._update_counters()
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def title_input(self) -> Input:
+        return self.query_one("#title", Input)
+
+    @property
+    def text_area(self) -> TextArea:
+        return self.query_one("#text", TextArea)
+
+    @property
+    def switch(self) -> Switch:
+        return self.query_one("#enabled", Switch)
+
+    @property
+    def memory_id(self) -> str | None:
+        """The id of the open memory (None when empty or new)."""
+        return None if self.is_new or self.memory is None else self.memory.id
+
+    @property
+    def has_memory(self) -> bool:
+        """True when a memory (or a new one) is open."""
+        return self.memory is not None or self.is_new
+
+    @property
+    def is_dirty(self) -> bool:
+        """True when the title or text differ from what was last read (a new draft: not empty)."""
+        if self.is_new:
+            return bool(self.title_input.value.strip() or self.text_area.text.strip())
+        if self.memory is None:
+            return False
+        return self.title_input.value != clean_line(self.memory.title) or self.text_area.text != clean_block(
+            self.memory.text
+        )
+
+    @property
+    def display_title(self) -> str:
+        """The title to quote in messages about the open memory."""
+        if self.memory is not None:
+            return self.memory.title
+        return self.title_input.value or "New memory"
+
+    @property
+    def validation(self) -> str:
+        """The validation text shown under the editor."""
+        return str(self.query_one("#validation", Static).content)
+
+    # -- loading -------------------------------------------------------------------------
+
+    def clear(self, hint: str) -> None:
+        """Show no memory, only a hint."""
+        self.memory = None
+        self.is_new = False
+        self.orphan = False
+        self._save_error = None
+        self.query_one("#editor-empty", Static).update(hint)
+        self.set_class(True, "-empty")
+        self._set_dirty()
+
+    def load(self, memory: Memory) -> None:
+        """Open a saved memory; reopening the same one keeps the cursor positions."""
+        same = self.memory is not None and self.memory.id == memory.id and not self.is_new
+        self.memory = memory
+        self.scope = memory.scope
+        self.is_new = False
+        self.orphan = False
+        self._save_error = None
+        self.set_class(False, "-empty")
+        self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=same)
+        self.set_enabled(memory.enabled)
+        self._update_heading()
+        self._update_meta()
+        self._update_counters()
+        self._set_dirty()
+
+    def start_new(self, scope: Scope) -> None:
+        """Open an empty draft for a new memory in ``scope``."""
+        self.memory = None
+        self.scope = scope
+        self.is_new = True
+        self.orphan = False
+        self._save_error = None
+        self.set_class(False, "-empty")
+        self._fill("", "", keep_cursor=False)
+        self.set_enabled(True)
+        self._update_heading()
+        self._update_meta()
+        self._update_counters()
+        self._set_dirty()
+
+    def keep_mine(self, theirs: Memory) -> None:
+        """Measure the edits against the version now on disk, keeping them on screen."""
+        self.memory = theirs
+        self.set_enabled(theirs.enabled)
+        self._update_meta()
+        self._update_heading()
+        self._set_dirty()
+
+    def mark_orphan(self) -> None:
+        """The open memory was deleted on disk; keep the edits and save them as a new memory."""
+        self.orphan = True
+        self.is_new = True
+        self.memory = None
+        self._update_heading()
+        self._update_meta()
+        self._set_dirty()
+
+    def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
+        """A save went through; adopt the stored values unless the person typed on meanwhile."""
+        typed_on = self.title_input.value != sent_title or self.text_area.text != sent_text
+        self.memory = memory
+        self.scope = memory.scope
+        self.is_new = False
+        self.orphan = False
+        self._save_error = None
+        if not typed_on:
+            self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=True)
+        self.set_enabled(memory.enabled)
+        self._update_heading()
+        self._update_meta()
+        self._update_counters()
+        self._set_dirty()
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Set the switch without asking the store."""
+        with self.prevent(Switch.Changed):
+            self.switch.value = enabled
+        self.query_one("#enabled-label", Label).update("on" if enabled else "off")
+
+    def show_error(self, message: str) -> None:
+        """Show a refusal from the store; the edits stay on screen."""
+        self._save_error = message
+        self._update_counters()
+
+    def _fill(self, title: str, text: str, *, keep_cursor: bool) -> None:
+        title_input, text_area = self.title_input, self.text_area
+        position = title_input.cursor_position
+        location = text_area.cursor_location
+        scroll = text_area.scroll_offset
+        with self.prevent(Input.Changed, TextArea.Changed):
+            if title_input.value != title:
+                title_input.value = title
+            if text_area.text != text:
+                text_area.load_text(text)
+        if keep_cursor:
+            title_input.cursor_position = min(position, len(title))
+            text_area.cursor_location = location
+            text_area.scroll_to(scroll.x, scroll.y, animate=False, immediate=True)
+        else:
+            title_input.cursor_position = len(title)
+            text_area.cursor_location = (0, 0)
+
+    # -- display -------------------------------------------------------------------------
+
+    def _update_heading(self) -> None:
+        where = scope_label(self.scope)
+        if self.orphan:
+            heading = f"{where} · deleted on disk; saving creates it again"
+        elif self.is_new:
+            heading = f"New memory in {where}"
+        elif self.memory is not None:
+            heading = f"{where} · {clean_line(self.memory.title)}"
+        else:
+            heading = ""
+        self.query_one("#editor-heading", Static).update(heading)
+
+    def _update_meta(self) -> None:
+        memory = self.memory
+        if memory is None:
+            meta = "new · saved by you"
+        else:
+            by = "saved by the agent" if memory.saved_by_agent else "saved by you"
+            session = clean_line(memory.session_id) if memory.session_id else "—"
+            meta = (
+                f"{by} · session {session} · "
+                f"created {full_moment(memory.created)} · updated {full_moment(memory.updated)}"
+            )
+        self.query_one("#meta", Static).update(meta)
+
+    def _update_counters(self) -> None:
+        title = self.title_input.value
+        text = self.text_area.text
+        tlen, xlen = title_length(title), text_length(text)
+        title_count = self.query_one("#title-count", Label)
+        title_count.update(f"{count(tlen)}/{count(self.limits.title)}")
+        title_count.set_class(tlen > self.limits.title, "-over")
+        text_count = self.query_one("#text-count", Label)
+        text_count.update(f"{count(xlen)}/{count(self.limits.text)}")
+        text_count.set_class(xlen > self.limits.text, "-over")
+        messages = [m for m in (self._check_title(title), self._check_text(text)) if m]
+        if self._save_error and self._save_error not in messages:
+            messages.append(self._save_error)
+        validation = self.query_one("#validation", Static)
+        validation.update("\n".join(clean_line(m) for m in messages))
+        validation.set_class(bool(messages), "-shown")
+
+    def _set_dirty(self) -> None:
+        dirty = self.is_dirty
+        self.set_class(dirty, "-dirty")
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.post_message(self.DirtyChanged(dirty))
+
+    # -- events --------------------------------------------------------------------------
+
+    @on(Input.Changed, "#title")
+    def _title_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._save_error = None
+        self._update_counters()
+        self._set_dirty()
+
+    @on(TextArea.Changed, "#text")
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self._save_error = None
+        self._update_counters()
+        self._set_dirty()
+
+    @on(Input.Submitted, "#title")
+    def _title_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.text_area.focus()
+
+    @on(Switch.Changed, "#enabled")
+    def _switch_changed(self, event: Switch.Changed) -> None:
+        event.stop()
+        self.query_one("#enabled-label", Label).update("on" if event.value else "off")
+        if self.memory is not None and not self.is_new:
+            self.post_message(self.ToggleRequested(self.scope, self.memory.id, event.value))
+
+    def request_save(self) -> bool:
+        """Ask the screen to save; False when there is nothing to save."""
+        if not self.has_memory:
+            return False
+        if not self.is_new and not self.is_dirty:
+            return False
+        self.post_message(
+            self.SaveRequested(
+                self.scope,
+                None if self.is_new else self.memory_id,
+                self.title_input.value,
+                self.text_area.text,
+                self.switch.value,
+            )
+        )
+        return True
+
+    def revert(self) -> None:
+        """Drop the edits: back to what was last read (an empty draft for a new memory)."""
+        if self.memory is not None and not self.is_new:
+            self.load(self.memory)
+        elif self.is_new:
+            self.start_new(self.scope)

@@ -1,0 +1,46 @@
+"""The token meter: how much of the chat's memory budget a scope uses."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import ProgressBar, Static
+
+from store import scope_label
+from store.model import Scope
+
+from ..format import count
+
+
+def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> str:
+    """The meter's words, e.g. ``≈ 5,230 / 8,000 tokens``, with which chat it measures."""
+    text = f"≈ {count(tokens)} / {count(limit)} tokens"
+    if selected is None and chat_scope is not None:
+        text += f" · largest chat: {scope_label(chat_scope)}"
+    elif selected is None:
+        text += " · a chat outside any workspace"
+    else:
+        text += f" · a chat in {scope_label(chat_scope)}"
+    if tokens > limit:
+        text += f" · over the limit by {count(tokens - limit)}"
+    return text
+
+
+class TokenMeter(Vertical):
+    """``≈ tokens / limit`` with a bar; turns the error colour over the limit."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="meter-label", markup=False)
+        yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="meter-bar")
+
+    def show(self, tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> None:
+        """Show ``tokens`` of ``limit`` for the chat of ``chat_scope``."""
+        self.query_one("#meter-label", Static).update(meter_text(tokens, limit, chat_scope, selected))
+        bar = self.query_one("#meter-bar", ProgressBar)
+        bar.update(total=max(limit, 1), progress=min(tokens, limit))
+        self.set_class(tokens > limit, "-over")
+
+    @property
+    def label(self) -> str:
+        """The meter's words as shown."""
+        return str(self.query_one("#meter-label", Static).content)

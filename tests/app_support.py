@@ -1,0 +1,78 @@
+"""Helpers for the app's pilot tests: wait for workers and for the screen to catch up."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from oda_tui.app import OdaApp
+from oda_tui.screens import MainScreen
+
+# Bounded polling, never a timed assertion: each step yields to the app for a moment.
+MAX_POLLS = 400
+POLL_S = 0.02
+
+
+def main_screen(pilot: Pilot[None]) -> MainScreen:
+    """The app's main screen (under any dialog)."""
+    app = pilot.app
+    assert isinstance(app, OdaApp)
+    return app.main_screen
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until every store worker (not the watcher) has finished and its message is painted."""
+    app = pilot.app
+    for _ in range(MAX_POLLS):
+        busy = [w for w in app.workers if w.group != "watcher" and not w.is_finished]
+        if busy:
+            await app.workers.wait_for_complete(busy)
+        await pilot.pause()
+        if not [w for w in app.workers if w.group != "watcher" and not w.is_finished]:
+            return
+    raise AssertionError("workers did not finish")
+
+
+async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    """Poll until ``condition`` holds (the watcher runs in real time), else fail naming ``what``."""
+    for _ in range(MAX_POLLS):
+        if condition():
+            await settle(pilot)
+            if condition():
+                return
+        await pilot.pause(POLL_S)
+    raise AssertionError(f"timed out waiting for: {what}")
+
+
+async def started(pilot: Pilot[None]) -> MainScreen:
+    """Wait for the initial load; return the main screen."""
+    screen = main_screen(pilot)
+    await wait_until(pilot, lambda: screen.loaded, "the store to load")
+    return screen
+
+
+def write_raw(path: Path, content: str | bytes) -> Path:
+    """Write a file as another program would."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return path
+
+
+def memory_file(title: str, text: str, *, enabled: str = "true", source: str = "user") -> str:
+    """A valid memory file, as a person would write it."""
+    return f"---\ntitle: {title}\nenabled: {enabled}\nsource: {source}\n---\n\n{text}\n"
+
+
+def cell_text(screen: MainScreen, memory_id: str, column: str) -> str:
+    """The plain text of one cell of the memory list."""
+    return screen.table.get_cell(memory_id, column).plain
+
+
+def static_text(widget: object) -> str:
+    """The text a Static shows."""
+    from textual.widgets import Static
+
+    assert isinstance(widget, Static)
+    return str(widget.content)

@@ -1,0 +1,331 @@
+"""Pilot tests: create, edit, refuse, toggle, delete, filter, meter, preview and the guards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_support import cell_text, memory_file, settle, started, static_text, write_raw
+from textual.widgets import Input
+
+from oda_tui.app import OdaApp
+from oda_tui.dialogs import ConfirmDialog
+from oda_tui.format import count
+from oda_tui.widgets.token_meter import TokenMeter
+from store import GLOBAL, MemoryStore
+
+
+def make_store(root: Path) -> MemoryStore:
+    store = MemoryStore(root)
+    store.create(GLOBAL, "Reply language", "Reply in short bullet points.")
+    store.create(GLOBAL, "About me", "Backend developer in Lisbon.")
+    store.create("web", "Stack", "Django and HTMX.", source="ai", session_id="s-1", via="chat")
+    return store
+
+
+async def test_empty_store_says_how_to_add_the_first_memory(tmp_path: Path) -> None:
+    app = OdaApp(tmp_path / "nothing-here", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        hint = static_text(screen.query_one("#list-empty"))
+        assert "There are no memories yet. Press n to add the first one" in hint
+        assert screen.query_one("#list-pane").has_class("-empty")
+
+
+async def test_create_a_memory(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("n")
+        editor = screen.editor
+        assert editor.is_new and screen.focused is editor.title_input
+        await pilot.press(*"Tea", "enter")
+        assert screen.focused is editor.text_area
+        await pilot.press(*"Green, no sugar.")
+        assert str(editor.query_one("#title-count").content) == "3/120"
+        assert str(editor.query_one("#text-count").content) == "16/2,000"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        [memory] = MemoryStore(root).memories(GLOBAL)
+        assert (memory.title, memory.text, memory.source) == ("Tea", "Green, no sugar.", "user")
+        assert screen.table.memory_ids == [memory.id]
+        assert screen.table.current_id == memory.id
+        assert editor.memory_id == memory.id and not editor.is_dirty
+        assert cell_text(screen, memory.id, "title") == "Tea"
+
+
+async def test_edit_a_memory_and_revert(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        assert screen.editor.memory_id == first.id
+        await pilot.press("enter")  # open in the editor: focus goes to the text
+        editor = screen.editor
+        assert screen.focused is editor.text_area
+        await pilot.press("end", *" Always.")
+        assert editor.is_dirty and editor.has_class("-dirty")
+        await pilot.press("ctrl+r")
+        assert not editor.is_dirty
+        assert editor.text_area.text == first.text
+        await pilot.press("end", *" Always.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        saved = MemoryStore(root).get(GLOBAL, first.id)
+        assert saved.text == "Reply in short bullet points. Always."
+        assert not editor.is_dirty
+        assert cell_text(screen, first.id, "length") == count(len(saved.text))
+
+
+async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    expected = "A memory title is limited to 120 characters; this one has 130."
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        editor = screen.editor
+        editor.title_input.focus()
+        await pilot.pause()
+        long_title = "x" * 130
+        editor.title_input.value = long_title
+        await pilot.pause()
+        # Live, as the person types: the store's message word for word and a red counter.
+        assert editor.validation == expected
+        assert str(editor.query_one("#title-count").content) == "130/120"
+        assert editor.query_one("#title-count").has_class("-over")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert editor.validation == expected
+        assert editor.title_input.value == long_title  # the edits stay on screen
+        assert editor.is_dirty
+        assert [n.message for n in app._notifications] == [expected]
+        assert MemoryStore(root).get(GLOBAL, first.id).title == "Reply language"
+
+
+async def test_refused_new_memory_without_text(tmp_path: Path) -> None:
+    app = OdaApp(tmp_path / "oda", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("n", *"Only a title", "ctrl+s")
+        await settle(pilot)
+        assert "A memory needs some text." in screen.editor.validation
+        assert screen.editor.title_input.value == "Only a title"
+        assert screen.editor.is_new
+
+
+async def test_toggle_updates_row_meter_and_preview(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        preview = screen.query_one("#preview-text")
+        assert static_text(preview) == store.chat_memory(None).text
+        await pilot.press("t")
+        await settle(pilot)
+        fresh = MemoryStore(root)
+        assert fresh.get(GLOBAL, first.id).enabled is False
+        assert cell_text(screen, first.id, "on") == "off"
+        assert screen.editor.switch.value is False
+        # Preview: exactly what a chat outside any workspace now receives.
+        assert static_text(preview) == fresh.chat_memory(None).text
+        assert "Reply language" not in static_text(preview)
+        # Meter on Global: the workspace where the chat is largest.
+        meter = screen.query_one(TokenMeter)
+        assert meter.label.startswith(f"≈ {count(fresh.chat_tokens('web'))} / 8,000 tokens")
+        assert "largest chat: web" in meter.label
+        await pilot.press("t")
+        await settle(pilot)
+        assert MemoryStore(root).get(GLOBAL, first.id).enabled is True
+        assert cell_text(screen, first.id, "on") == "on"
+
+
+async def test_switch_in_the_editor_turns_a_memory_off(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        screen.editor.switch.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert MemoryStore(root).get(GLOBAL, first.id).enabled is False
+        assert cell_text(screen, first.id, "on") == "off"
+
+
+async def test_delete_asks_first(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "Delete “Reply language” from Global?" in app.screen.question
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(MemoryStore(root).memories(GLOBAL)) == 2
+        await pilot.press("d")
+        await pilot.click("#yes")
+        await settle(pilot)
+        fresh = MemoryStore(root)
+        assert [m.id for m in fresh.memories(GLOBAL)] == [second.id]
+        assert [d.id for d in fresh.deleted(GLOBAL)] == [first.id]
+        assert screen.table.memory_ids == [second.id]
+        assert screen.editor.memory_id == second.id
+
+
+async def test_filter_as_you_type(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("slash")
+        filter_input = screen.query_one("#filter", Input)
+        assert screen.focused is filter_input
+        await pilot.press(*"lisbon")  # in the text, not the title
+        assert screen.table.memory_ids == [second.id]
+        assert screen.editor.memory_id == second.id
+        await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace")
+        await pilot.press("backspace", *"REPLY")  # any case, in the title
+        assert screen.table.memory_ids == [first.id]
+        await pilot.press("escape")
+        assert screen.table.memory_ids == [first.id, second.id]
+        assert not filter_input.has_class("-shown")
+
+
+async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    [stack] = store.memories("web")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        screen.scopes.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.scope == "web"
+        assert screen.table.memory_ids == [stack.id]
+        assert cell_text(screen, stack.id, "by") == "agent"
+        assert static_text(screen.query_one("#preview-text")) == store.chat_memory("web").text
+        label = screen.query_one(TokenMeter).label
+        assert label.startswith(f"≈ {count(store.chat_tokens('web'))} / 8,000 tokens")
+        assert "saved by the agent" in static_text(screen.editor.query_one("#meta"))
+        assert "session s-1" in static_text(screen.editor.query_one("#meta"))
+
+
+async def test_meter_over_the_limit_says_so_in_the_error_colour(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    root.mkdir(parents=True)
+    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
+    store = MemoryStore(root)
+    store.create(GLOBAL, "Small", "word " * 10)
+    # Files written by hand are not held to the chat limit, so the chat can go over it.
+    for i, memory_id in enumerate(("0000000a", "0000000b", "0000000c")):
+        write_raw(store.memory_path(GLOBAL, memory_id), memory_file(f"Big {i}", "word " * 190))
+    tokens = MemoryStore(root).chat_tokens(None)
+    assert tokens > 500
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        meter = screen.query_one(TokenMeter)
+        assert meter.has_class("-over")
+        assert meter.label.startswith(f"≈ {count(tokens)} / 500 tokens")
+        assert f"over the limit by {count(tokens - 500)}" in meter.label
+        # Turning one off brings it back under the limit.
+        await pilot.press("down", "t")
+        await settle(pilot)
+        tokens = MemoryStore(root).chat_tokens(None)
+        assert meter.has_class("-over") is (tokens > 500)
+        assert meter.label.startswith(f"≈ {count(tokens)} / 500 tokens")
+
+
+async def test_a_change_over_the_chat_limit_is_refused_with_the_store_message(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "oda"
+    root.mkdir(parents=True)
+    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
+    store = MemoryStore(root)
+    for i in range(2):
+        store.create(GLOBAL, f"Note {i}", "word " * 180)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("n", *"Note 3", "enter")
+        screen.editor.text_area.insert("word " * 180)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.editor.validation.startswith(
+            "This change would bring the memory a chat receives to about"
+        )
+        assert screen.editor.validation.endswith("the limit is 500.")
+        assert screen.editor.is_new and len(MemoryStore(root).memories(GLOBAL)) == 2
+
+
+async def test_leaving_unsaved_edits_asks_first(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter", "end", *" Edited.", "escape")
+        assert screen.focused is screen.table and screen.editor.is_dirty
+        await pilot.press("down")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")  # keep editing
+        await pilot.pause()
+        assert screen.table.current_id == first.id
+        assert screen.editor.memory_id == first.id and screen.editor.is_dirty
+        await pilot.press("down")
+        await pilot.press("y")  # discard
+        await pilot.pause()
+        assert screen.editor.memory_id == second.id and not screen.editor.is_dirty
+        assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
+
+
+async def test_quit_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter", *"More", "ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")
+        assert app.is_running and screen.editor.is_dirty
+        await pilot.press("ctrl+q", "y")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        assert screen.has_class("-narrow")
+        detail, browse = screen.query_one("#detail"), screen.query_one("#browse")
+        assert browse.display and not detail.display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert detail.display and not browse.display
+        assert screen.focused is screen.editor.text_area
+        await pilot.press("escape")
+        await pilot.pause()
+        assert browse.display and not detail.display
+        await pilot.press("p")
+        await pilot.pause()
+        assert detail.display
+        assert static_text(screen.query_one("#preview-text")).startswith("# Memory")
