@@ -42,9 +42,7 @@ def settings(store: MemoryStore) -> list[Finding]:
     path = str(store.root / SETTINGS_FILE)
     # The store's messages already name the file; the line names it once, as its path.
     prefix = f"{SETTINGS_FILE}: "
-    return [
-        Finding("settings", path, message.removeprefix(prefix)) for message in store.settings_problems()
-    ]
+    return [Finding("settings", path, message.removeprefix(prefix)) for message in store.settings_problems()]
 
 
 def secrets(store: MemoryStore) -> list[Finding]:

@@ -18,7 +18,7 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(REFUSED)
 
 
-def common_options() -> argparse.ArgumentParser:
+def common_options() -> Parser:
     """``--root`` and ``--json``, which every command takes."""
     common = Parser(add_help=False)
     common.add_argument(

@@ -1,0 +1,47 @@
+"""``oda-tui context``: exactly what a chat receives, byte for byte, and its estimate on stderr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_support import build_sample, run_cli
+
+from store import MemoryStore
+
+
+def test_context_is_the_chat_text_byte_for_byte(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    store = MemoryStore(s.root)
+    store.create("proj", "Odd bytes", "tab\there\x1b[0m and é ≈ \u2028 end")
+    chat = store.chat_memory("proj")
+    r = run_cli("context", "--root", s.root, "--workspace", "proj")
+    assert r.code == 0
+    assert r.out_bytes == chat.text.encode("utf-8")  # nothing escaped, nothing added
+    assert r.err == f"≈ {chat.tokens:,} / 8,000 tokens\n"
+
+    g = run_cli("context", "--root", s.root)
+    assert g.out_bytes == store.chat_memory(None).text.encode("utf-8")
+    assert "Test runner" not in g.out
+
+
+def test_context_json_and_the_limit_from_settings(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    (s.root / "settings.yaml").write_text("chat_max_tokens: 1200\n")
+    doc = run_cli("context", "--root", s.root, "--workspace", "proj", "--json").json()
+    chat = MemoryStore(s.root).chat_memory("proj")
+    assert doc == {
+        "root": str(s.root),
+        "workspace": "proj",
+        "text": chat.text,
+        "tokens": chat.tokens,
+        "limit": 1200,
+        "entries": [
+            {"id": s.reply, "scope": None, "title": "Reply language"},
+            {"id": s.proj, "scope": "proj", "title": "Test runner"},
+        ],
+    }
+
+
+def test_context_of_an_empty_store_is_empty(tmp_path: Path) -> None:
+    r = run_cli("context", home=tmp_path)  # the platform folder, not there yet: no note
+    assert (r.code, r.out_bytes, r.err) == (0, b"", "≈ 0 / 8,000 tokens\n")
