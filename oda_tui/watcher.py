@@ -14,8 +14,11 @@ from watchfiles import watch
 DEBOUNCE_MS = 50
 #: Milliseconds of quiet after which watchfiles hands over a batch.
 STEP_MS = 20
-#: Seconds a refresh waits for a burst to go quiet before it paints.
-SETTLE_S = 0.06
+#: Seconds of quiet a refresh waits for before it paints: short after a save or two, longer
+#: once a batch looks like a burst (a git checkout), whose batches arrive one debounce apart.
+SETTLE_S = 0.05
+BURST_SETTLE_S = 0.25
+BURST_PATHS = 16
 #: Seconds between looks for a root that does not exist yet.
 MISSING_ROOT_POLL_S = 0.25
 
@@ -83,6 +86,10 @@ class DiskWatcher:
         """True when changed paths wait to be taken."""
         with self._lock:
             return bool(self._pending)
+
+    def settle_time(self, batch_size: int) -> float:
+        """How long a refresh should wait for quiet after taking ``batch_size`` paths."""
+        return BURST_SETTLE_S if batch_size > BURST_PATHS else SETTLE_S
 
     def quiet_for(self) -> float:
         """Seconds since the last change arrived."""

@@ -23,7 +23,6 @@ from ..dialogs import ConfirmDialog, ConflictDialog
 from ..dialogs.conflict import Choice
 from ..safe import clean_block, clean_line
 from ..snapshot import Snapshot, take_snapshot
-from ..watcher import SETTLE_S
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
 from ..widgets.memory_table import MemoryTable
@@ -143,16 +142,18 @@ class MainScreen(Screen[None]):
         changed: set[Path] = set()
         scope = self.scope
         snapshot = preview = None
+        taken = 0
         try:
             while watcher is not None:
                 paths = watcher.take()
+                taken += len(paths)
                 if paths:
                     with self.oda.store_lock:
                         changed |= self.store.refresh(paths)
                 # Let a burst (a git checkout) finish, so it costs one repaint, not one per batch.
-                quiet = watcher.quiet_for()
-                if quiet < SETTLE_S:
-                    time.sleep(SETTLE_S - quiet)
+                wait = watcher.settle_time(taken) - watcher.quiet_for()
+                if wait > 0:
+                    time.sleep(wait)
                     continue
                 if not watcher.has_pending:
                     break
