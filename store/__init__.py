@@ -20,6 +20,7 @@ from .model import (
     Version,
     scope_label,
 )
+from .secrets import SecretHit, SecretWarning
 
 __all__ = [
     "GLOBAL",
@@ -33,6 +34,8 @@ __all__ = [
     "MemoryStore",
     "Problem",
     "Scope",
+    "SecretHit",
+    "SecretWarning",
     "StoreError",
     "Version",
     "change_note",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +17,7 @@ from . import history
 from . import messages as msg
 from .atomic import remove_durably, write_atomic
 from .chat import build_chat_memory, chat_chars, entry_chars, estimate_tokens
+from .duplicates import find_duplicates, find_similar
 from .errors import StoreError
 from .layout import (
     GLOBAL_DIR,
@@ -57,6 +58,7 @@ from .model import (
     Version,
 )
 from .scan import FileEntry, Signature, list_set, list_workspaces, read_file, signature
+from .secrets import SecretWarning, describe_kinds, new_secret_kinds, secret_warnings
 from .timestamps import now_utc
 
 VIAS = ("chat", "settings", "restore", "undo")
@@ -74,6 +76,7 @@ class _Loaded:
         self.workspaces: dict[str, Path] = {}
         self.ordered: dict[Scope, list[Memory]] = {}
         self.chat_sums: dict[Scope, tuple[int, int]] = {}
+        self.derived: dict[str, Any] = {}  # whole-store results (duplicates…), until any change
 
     def put(self, path: Path, sig: Signature, item: Memory | Problem) -> None:
         self.sigs[path] = sig
@@ -95,6 +98,7 @@ class _Loaded:
     def touch(self, scope: Scope) -> None:
         self.ordered.pop(scope, None)
         self.chat_sums.pop(scope, None)
+        self.derived.clear()
 
 
 class MemoryStore:
@@ -192,6 +196,42 @@ class MemoryStore:
             return msg.TEXT_TOO_LONG.format(n=self.limits.text_max_chars, m=len(text))
         return None
 
+    def check_secret(self, title: str, text: str, *, before: tuple[str, str] | None = None) -> str | None:
+        """The message secret-looking text is refused with, or None when none is found.
+
+        With ``before`` (the current title and text), only secrets it does not have count.
+        """
+        kinds = new_secret_kinds((title, text), before)
+        return msg.LOOKS_SECRET.format(what=describe_kinds(kinds)) if kinds else None
+
+    # --- hygiene: duplicates, similar, secret warnings ---------------------------------------
+
+    def duplicates(self) -> list[list[Memory]]:
+        """Groups of enabled memories a chat receives together whose texts are the same after
+        normalising (see store.duplicates for how groups are formed)."""
+        return [list(g) for g in self._derived("duplicates", lambda: find_duplicates(self._by_scope()))]
+
+    def similar(self) -> list[list[Memory]]:
+        """Groups of enabled memories a chat receives together that are similar (same title, or
+        one text containing the other) but not duplicates."""
+        return [list(g) for g in self._derived("similar", lambda: find_similar(self._by_scope()))]
+
+    def secret_warnings(self) -> list[SecretWarning]:
+        """Memories whose title or text looks like it contains a secret (warnings: still sent)."""
+        return list(self._derived("secrets", lambda: secret_warnings(self._by_scope())))
+
+    def _by_scope(self) -> dict[Scope, list[Memory]]:
+        return {scope: self.memories(scope) for scope in [None, *self.workspaces()]}
+
+    def _derived(self, key: str, compute: Callable[[], list[Any]]) -> list[Any]:
+        with self._mutex:
+            state = self._loaded()
+            found = state.derived.get(key)
+            if found is None:
+                found = compute()
+                state.derived[key] = found
+            return list(found)
+
     # --- what a chat receives ----------------------------------------------------------------
 
     def chat_memory(self, workspace: str | None = None) -> ChatMemory:
@@ -264,14 +304,18 @@ class MemoryStore:
         source: str = "user",
         session_id: str | None = None,
         via: str = "settings",
+        allow_secret: bool = False,
     ) -> Memory:
-        """Save a new memory; refused with the spec's messages over a limit."""
+        """Save a new memory; refused with the spec's messages over a limit, and when its
+        title or text looks like a secret unless ``allow_secret``."""
         self._check_scope(scope)
         _check_via(via)
         if source not in ("user", "ai"):
             raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f'the source "{source}" is not user or ai'))
         title, text = normalize_title(title), normalize_text(text)
         self._refuse(self.check_title(title) or self.check_text(text))
+        if not allow_secret:
+            self._refuse(self.check_secret(title, text))
         with self._writing():
             memory_id = self._new_id(scope)
             moment = now_utc()
@@ -299,8 +343,13 @@ class MemoryStore:
         title: str | None = None,
         text: str | None = None,
         via: str = "settings",
+        allow_secret: bool = False,
     ) -> Change:
-        """Change a memory's title, text or both; a change that changes nothing saves nothing."""
+        """Change a memory's title, text or both; a change that changes nothing saves nothing.
+
+        A change that brings in secret-looking text the memory did not have is refused unless
+        ``allow_secret`` (a secret already there does not block other edits).
+        """
         self._check_scope(scope)
         _check_via(via)
         if title is None and text is None:
@@ -318,6 +367,8 @@ class MemoryStore:
             new_text = doc.text if text is None else text
             if (new_title, new_text) == (doc.fields.title, doc.text):
                 return Change(self.get(scope, memory_id), changed=False, note=msg.UNCHANGED)
+            if not allow_secret:
+                self._refuse(self.check_secret(new_title, new_text, before=(doc.fields.title, doc.text)))
             memory = self._save_content(scope, memory_id, doc, new_title, new_text, via)
             return Change(memory, changed=True)
 

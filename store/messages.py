@@ -50,3 +50,15 @@ IGNORED_BAD_KEY = (
 )
 IGNORED_LINK_OUTSIDE = "The link leads outside the memory folder, so it is not followed."
 IGNORED_NOT_A_FILE = "This is not a regular file."
+
+# Secret-looking text (issue 7): our wording. {what} is e.g. "a password" or
+# "a password and an API key or token" (store.secrets.describe_kinds).
+LOOKS_SECRET = (
+    "This text looks like it contains {what}; it would be sent to the model with every message. "
+    "Save it anyway only if you are sure."
+)
+SECRET_WARNING_ON = "This memory looks like it contains {what}; it is sent to the model with every message."
+SECRET_WARNING_OFF = (
+    "This memory looks like it contains {what}; it is off, so it is not sent, "
+    "but turning it on would send it with every message."
+)

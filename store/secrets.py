@@ -1,0 +1,387 @@
+"""Secret-looking text: passwords, API keys and tokens, private keys, card numbers. Pure.
+
+A memory is sent to the model with every message of every chat that receives it, so text that
+looks like a secret is flagged: ``MemoryStore.create`` and ``change`` refuse it unless the
+caller passes ``allow_secret=True``, and existing memories with it are listed as warnings.
+
+What is flagged (``find_secrets`` returns each hit's kind and span):
+
+- **private key**: a ``-----BEGIN … PRIVATE KEY-----`` (or ``PRIVATE KEY BLOCK``) line, through
+  its ``-----END …-----`` line or, without one, to the end of the text.
+- **API key or token**: well-known prefixes (``sk-``, ``sk_live_``/``rk_live_``…, ``ghp_``,
+  ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``, ``glpat-``, ``xoxb-``/``xoxp-``/``xoxa-``/
+  ``xoxs-``/``xapp-``, ``AKIA``/``ASIA`` + 16, ``AIza`` + 35, ``hf_``, ``npm_``) with enough
+  characters after them; JWTs (``eyJ….eyJ….…``); ``api_key=``/``token:``/``secret:``/
+  ``Bearer …`` followed by a value of 12+ key characters that is not a word; a URL query value
+  named like a key (``?token=``, ``&api_key=``, ``&sig=``…); and long high-entropy strings
+  (below).
+- **password**: ``password``/``passwd``/``passphrase``/``passcode``/``pwd`` followed by ``:``,
+  ``=``, ``is`` or ``was`` and a value (``pass``, ``pw`` and ``pin`` only with ``:`` or ``=``), and
+  the ``user:password@`` part of a URL. A value that reads as prose is not a password: a plain
+  word followed by more words (``password: stored in the keychain``, ``the password is on the
+  sticker``) and placeholders (``***``, ``<password>``, ``${PASS}``, ``none``, ``redacted``…) are
+  not flagged; a value with a digit, symbol or inner capital, a quoted value, a ``key=value``
+  without spaces, or a plain word that ends the sentence (``my wifi password is sunshine.``) is.
+- **card number**: a run of 13–19 digits, optionally grouped by single spaces or hyphens, whose
+  digits as a whole pass the Luhn check. Only whole runs are checked: a run of 20 digits is not
+  checked as its 16-digit parts, and a run that touches a letter (part of an identifier) is not
+  a run of digits.
+
+**High-entropy strings.** A run of 32 or more characters from ``A-Z a-z 0-9 + / _ = -`` that
+has upper case letters, lower case letters and digits, a Shannon entropy of at least 3.8 bits
+per character, and at most 60% of its characters in word-like stretches (``[a-z]{4,}``,
+``[A-Z][a-z]{3,}``, ``[A-Z]{5,}``). Words never reach 32 characters, long identifiers and paths
+are mostly word-like (``AbstractSingletonProxyFactoryBean``, ``/Users/Alice/Documents/…``),
+random keys are not. Judgment calls, documented here:
+
+- strings of hex digits only (git commit ids, SHA-256 sums, UUIDs with or without hyphens)
+  are not flagged as high-entropy: they are usually hashes and ids, not secrets; a hex key is
+  still flagged after ``api_key=``, ``token:`` and the like;
+- inside a URL, only the ``user:password@`` part, query values named like keys and the
+  well-known prefixes are flagged: document ids, commit hashes and video ids in URL paths are
+  not secrets;
+- dates, times, phone numbers, version numbers, IP addresses and UUIDs are not flagged.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from . import messages as msg
+from .model import Memory, Scope
+
+PASSWORD = "password"
+TOKEN = "API key or token"
+PRIVATE_KEY = "private key"
+CARD_NUMBER = "card number"
+KINDS = (PASSWORD, TOKEN, PRIVATE_KEY, CARD_NUMBER)
+
+_ARTICLE = {PASSWORD: "a", TOKEN: "an", PRIVATE_KEY: "a", CARD_NUMBER: "a"}
+
+__all__ = [
+    "CARD_NUMBER",
+    "KINDS",
+    "PASSWORD",
+    "PRIVATE_KEY",
+    "TOKEN",
+    "SecretHit",
+    "SecretWarning",
+    "describe_kinds",
+    "find_secrets",
+    "luhn_ok",
+    "new_secret_kinds",
+    "secret_kinds",
+    "secret_warnings",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SecretHit:
+    """One stretch of text that looks like a secret: its kind (in words) and where it is."""
+
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class SecretWarning:
+    """A saved memory whose title or text looks like it contains a secret (still sent)."""
+
+    memory: Memory
+    kinds: tuple[str, ...]
+    message: str
+
+
+def describe_kinds(kinds: Iterable[str]) -> str:
+    """``"a password"``, ``"a password and an API key or token"``… in ``KINDS`` order."""
+    present = set(kinds)
+    words = [f"{_ARTICLE.get(k, 'a')} {k}" for k in KINDS if k in present]
+    words += sorted(f"a {k}" for k in present if k not in KINDS)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def secret_kinds(*texts: str) -> tuple[str, ...]:
+    """The kinds of secret found in any of the texts, in ``KINDS`` order."""
+    found = {hit.kind for text in texts for hit in find_secrets(text)}
+    return tuple(k for k in KINDS if k in found)
+
+
+# --- private keys ----------------------------------------------------------------------------
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)",
+    re.DOTALL,
+)
+
+# --- tokens with a known shape ---------------------------------------------------------------
+
+_B = r"(?<![A-Za-z0-9_\-])"  # the token starts here, not inside a longer word
+_E = r"(?![A-Za-z0-9_\-])"
+_PREFIXED = re.compile(
+    "|".join(
+        [
+            _B + r"sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}" + _E,  # OpenAI, Anthropic (sk-ant-…)
+            _B + r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}" + _E,  # Stripe secret / restricted
+            _B + r"gh[pousr]_[A-Za-z0-9]{30,}" + _E,  # GitHub
+            _B + r"github_pat_[A-Za-z0-9_]{22,}" + _E,
+            _B + r"glpat-[A-Za-z0-9_\-]{20,}" + _E,  # GitLab
+            _B + r"xox[abprs]-[A-Za-z0-9\-]{10,}" + _E,  # Slack
+            _B + r"xapp-[A-Za-z0-9\-]{10,}" + _E,
+            r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])",  # AWS access key id
+            _B + r"AIza[0-9A-Za-z_\-]{35}" + _E,  # Google API key
+            _B + r"hf_[A-Za-z0-9]{30,}" + _E,  # Hugging Face
+            _B + r"npm_[A-Za-z0-9]{36}" + _E,
+        ]
+    )
+)
+_JWT = re.compile(_B + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*" + _E)
+
+_KEY_WORDS = (
+    r"api[_ \-]?key|apikey|access[_ \-]?key(?:[_ \-]?id)?|secret[_ \-]?(?:access[_ \-]?)?key|"
+    r"client[_ \-]?secret|secret|access[_ \-]?token|auth[_ \-]?token|refresh[_ \-]?token|token"
+)
+_KEY_ASSIGN = re.compile(
+    r"(?<![A-Za-z])(?:" + _KEY_WORDS + r")(?![A-Za-z])\s*[:=]\s*"
+    r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<plain>[A-Za-z0-9_\-+/=.~]+))",
+    re.IGNORECASE,
+)
+_BEARER = re.compile(r"(?<![A-Za-z])bearer\s+(?P<plain>[A-Za-z0-9_\-+/=.~]+)", re.IGNORECASE)
+
+# --- URLs ------------------------------------------------------------------------------------
+
+_URL = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>\"'`]+")
+_URL_USERINFO = re.compile(r"://(?P<user>[^\s/:@?#]*):(?P<pw>[^\s/@?#]+)@")
+_URL_PARAM = re.compile(r"[?&#;](?P<name>[A-Za-z0-9_.\-]+)=(?P<value>[^&#\s]*)")
+_SECRET_PARAM = re.compile(
+    r"(?:.*[_\-.])?(?:token|access_token|id_token|refresh_token|api_?key|key|secret|client_secret|"
+    r"sig|signature|password|passwd|pwd|pass|auth|credential|credentials|x-amz-signature|"
+    r"x-amz-credential|x-amz-security-token)\Z",
+    re.IGNORECASE,
+)
+
+# --- passwords -------------------------------------------------------------------------------
+
+_VALUE = r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<plain>\S+))"
+_PASSWORD = re.compile(
+    r"(?<![A-Za-z])(?P<kw>password|passwd|passphrase|passcode|pwd|pass|pw|pin)(?![A-Za-z])"
+    r"(?P<for>\s+(?:for|to|of|on|at)\s+[^:=\n]{1,40}?)?"
+    r"(?:(?P<assign>\s*[:=]\s*)|(?P<is>\s+(?:is|was)\s+))" + _VALUE,
+    re.IGNORECASE,
+)
+_STRONG = {"password", "passwd", "passphrase", "passcode", "pwd"}
+_PLACEHOLDER_WORDS = {
+    "none", "null", "nil", "empty", "redacted", "hidden", "removed", "unknown", "unset", "n/a",
+    "na", "tbd", "todo", "required", "optional", "same", "see", "ask", "changed", "reset",
+    "secret", "password", "yes", "no", "true", "false", "set", "not", "the", "a", "an", "my",
+    "your", "their", "our", "his", "her", "its", "in", "on", "at", "from", "stored", "saved",
+    "kept", "managed", "generated", "random", "blank",
+}  # fmt: skip
+_PLACEHOLDER = re.compile(
+    r"[*xX•·.\-_#?]+|<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|"
+    r"%\(?[A-Za-z_]*\)?s|\{\{[^{}]*\}\}"
+)
+_TRAILING = ".,;:!?)]}'\""
+
+# --- card numbers ----------------------------------------------------------------------------
+
+_DIGIT_RUN = re.compile(r"\d+(?:[ \-]\d+)*")
+
+# --- high entropy ----------------------------------------------------------------------------
+
+_CANDIDATE = re.compile(r"[A-Za-z0-9+/_=\-]{32,}")
+_WORDY = re.compile(r"[a-z]{4,}|[A-Z][a-z]{3,}|[A-Z]{5,}")
+_HEX = re.compile(r"[0-9a-fA-F\-]+\Z")
+MIN_ENTROPY_LENGTH = 32
+MIN_ENTROPY_BITS = 3.8
+MAX_WORDY_SHARE = 0.6
+
+
+def luhn_ok(digits: str) -> bool:
+    """Whether a string of digits passes the Luhn check."""
+    total = 0
+    for i, char in enumerate(reversed(digits)):
+        d = ord(char) - 48
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def _entropy(text: str) -> float:
+    n = len(text)
+    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+
+
+def _looks_random(token: str) -> bool:
+    core = token.rstrip("=")
+    if len(core) < MIN_ENTROPY_LENGTH or _HEX.match(core):
+        return False
+    if not (any(c.isupper() for c in core) and any(c.islower() for c in core)):
+        return False
+    if not any(c.isdigit() for c in core):
+        return False
+    if _entropy(core) < MIN_ENTROPY_BITS:
+        return False
+    wordy = sum(len(m) for m in _WORDY.findall(core))
+    return wordy <= MAX_WORDY_SHARE * len(core)
+
+
+def _is_placeholder(value: str) -> bool:
+    return bool(_PLACEHOLDER.fullmatch(value)) or value.casefold() in _PLACEHOLDER_WORDS
+
+
+def _key_value_ok(value: str) -> bool:
+    """A value after ``api_key=``/``token:``: 12+ key characters, not a word or placeholder."""
+    value = value.rstrip(_TRAILING)
+    if len(value) < 12 or _is_placeholder(value) or " " in value:
+        return False
+    return any(c.isdigit() for c in value) or _looks_random(value) or not value.isalpha()
+
+
+class _Hits:
+    """Collects hits; a later (lower priority) hit that overlaps a kept one is dropped."""
+
+    def __init__(self) -> None:
+        self.hits: list[SecretHit] = []
+
+    def add(self, kind: str, start: int, end: int) -> None:
+        if end <= start:
+            return
+        if any(h.start < end and start < h.end for h in self.hits):
+            return
+        self.hits.append(SecretHit(kind, start, end))
+
+    def covers(self, start: int, end: int) -> bool:
+        return any(h.start < end and start < h.end for h in self.hits)
+
+
+def _password_value(m: re.Match[str], text: str) -> tuple[int, int] | None:
+    """The span of a password value this match shows, or None when it reads as prose."""
+    keyword = m.group("kw").casefold()
+    strong = keyword in _STRONG
+    if m.group("is") is not None and not strong and keyword != "pin":
+        return None  # "the pass is valid"
+    quoted = m.group("dq") if m.group("dq") is not None else m.group("sq")
+    if quoted is not None:
+        group = "dq" if m.group("dq") is not None else "sq"
+        if _is_placeholder(quoted.strip()) or not quoted.strip():
+            return None
+        return m.start(group), m.end(group)
+    value = m.group("plain")
+    start = m.start("plain")
+    stripped = value.rstrip(_TRAILING) or value
+    end = start + len(stripped)
+    if _is_placeholder(stripped) or stripped.startswith(("http://", "https://")):
+        return None
+    if keyword == "pwd" and stripped.startswith(("/", "~")):
+        return None  # PWD=/home/me is the working directory
+    if keyword == "pin":
+        return (start, end) if stripped.isdigit() and 4 <= len(stripped) <= 12 else None
+    has_symbol = any(not c.isalpha() for c in stripped)
+    inner_capital = any(c.isupper() for c in stripped[1:])
+    if has_symbol or inner_capital:
+        return (start, end) if len(stripped) >= 3 or any(c.isdigit() for c in stripped) else None
+    if not strong:
+        return None  # "pass: in the wallet", "pw: see above"
+    if m.group("assign") in ("=", ":"):
+        return (start, end) if len(stripped) >= 3 else None  # password=hunter, in code style
+    # A plain word: a password when it ends the sentence, prose when more words follow.
+    rest = text[start + len(value) :]
+    after = rest.lstrip(" \t")
+    ends_clause = value != stripped or not after or after[0] in "\n\r" + _TRAILING
+    if ends_clause and len(stripped) >= 3:
+        return start, end
+    return None
+
+
+def _touches_word(text: str, at: int, beyond: int) -> bool:
+    """Whether a digit run's neighbour at ``at`` makes it part of a word or a decimal number."""
+    if not 0 <= at < len(text):
+        return False
+    char = text[at]
+    if char.isalpha() or char == "_":
+        return True
+    return char in ".," and 0 <= beyond < len(text) and text[beyond].isdigit()
+
+
+def find_secrets(text: str) -> list[SecretHit]:
+    """Every stretch of ``text`` that looks like a secret, in text order (never overlapping)."""
+    hits = _Hits()
+    for m in _PRIVATE_KEY.finditer(text):
+        hits.add(PRIVATE_KEY, m.start(), m.end())
+    for m in _PREFIXED.finditer(text):
+        hits.add(TOKEN, m.start(), m.end())
+    for m in _JWT.finditer(text):
+        hits.add(TOKEN, m.start(), m.end())
+    urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
+    for start, end in urls:
+        url = text[start:end]
+        info = _URL_USERINFO.search(url)
+        if info is not None and not _is_placeholder(info.group("pw")):
+            hits.add(PASSWORD, start + info.start("pw"), start + info.end("pw"))
+        for p in _URL_PARAM.finditer(url):
+            value = p.group("value")
+            if _SECRET_PARAM.match(p.group("name")) and len(value) >= 8 and not _is_placeholder(value):
+                name = p.group("name").casefold()
+                kind = PASSWORD if name.endswith(("password", "passwd", "pwd", "pass")) else TOKEN
+                hits.add(kind, start + p.start("value"), start + p.end("value"))
+    for m in _PASSWORD.finditer(text):
+        if any(s <= m.start("kw") < e for s, e in urls):
+            continue
+        span = _password_value(m, text)
+        if span is not None:
+            hits.add(PASSWORD, *span)
+    for pattern in (_KEY_ASSIGN, _BEARER):
+        for m in pattern.finditer(text):
+            group = next(g for g in ("dq", "sq", "plain") if g in m.groupdict() and m.group(g) is not None)
+            if any(s <= m.start() < e for s, e in urls):
+                continue
+            value = m.group(group)
+            if _key_value_ok(value):
+                hits.add(TOKEN, m.start(group), m.start(group) + len(value.rstrip(_TRAILING)))
+    for m in _DIGIT_RUN.finditer(text):
+        start, end = m.span()
+        if _touches_word(text, start - 1, start - 2) or _touches_word(text, end, end + 1):
+            continue
+        digits = m.group().replace(" ", "").replace("-", "")
+        if 13 <= len(digits) <= 19 and luhn_ok(digits):
+            hits.add(CARD_NUMBER, start, end)
+    for m in _CANDIDATE.finditer(text):
+        if any(s <= m.start() < e for s, e in urls) or hits.covers(m.start(), m.end()):
+            continue
+        if _looks_random(m.group()):
+            hits.add(TOKEN, m.start(), m.end())
+    return sorted(hits.hits, key=lambda h: (h.start, h.end))
+
+
+def new_secret_kinds(after: tuple[str, ...], before: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The kinds of secret in the texts ``after`` that ``before`` does not already have.
+
+    A hit counts as already there when ``before`` has a hit of the same kind with the same
+    characters, so editing a memory that already holds a secret is not blocked by it.
+    """
+    old = {(h.kind, t[h.start : h.end]) for t in before or () for h in find_secrets(t)}
+    found = {h.kind for t in after for h in find_secrets(t) if (h.kind, t[h.start : h.end]) not in old}
+    return tuple(k for k in KINDS if k in found)
+
+
+def secret_warnings(memories_by_scope: Mapping[Scope, Iterable[Memory]]) -> list[SecretWarning]:
+    """One warning per memory whose title or text looks like it contains a secret."""
+    found: list[SecretWarning] = []
+    for memories in memories_by_scope.values():
+        for memory in memories:
+            kinds = secret_kinds(memory.title, memory.text)
+            if kinds:
+                template = msg.SECRET_WARNING_ON if memory.enabled else msg.SECRET_WARNING_OFF
+                found.append(SecretWarning(memory, kinds, template.format(what=describe_kinds(kinds))))
+    return sorted(found, key=lambda w: (w.memory.scope is not None, w.memory.scope or "", w.memory.id))
