@@ -169,7 +169,7 @@ _SECRET_PARAM = re.compile(
 
 # --- passwords -------------------------------------------------------------------------------
 
-_VALUE = r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<plain>\S+))"
+_VALUE = r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<ph><[^<>\n]*>)|(?P<plain>\S+))"
 _PASSWORD = re.compile(
     r"(?<![A-Za-z])(?P<kw>password|passwd|passphrase|passcode|pwd|pass|pw|pin)(?![A-Za-z])"
     r"(?P<for>\s+(?:for|to|of|on|at)\s+[^:=\n]{1,40}?)?"
@@ -188,7 +188,7 @@ _PLACEHOLDER = re.compile(
     r"[*xX•·.\-_#?]+|<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|"
     r"%\(?[A-Za-z_]*\)?s|\{\{[^{}]*\}\}"
 )
-_TRAILING = ".,;:!?)]}'\""
+_TRAILING = ".,;:)]}'\""  # sentence punctuation after a value (not ! or ?: passwords end so)
 
 # --- card numbers ----------------------------------------------------------------------------
 
@@ -278,6 +278,8 @@ def _password_value(m: re.Match[str], text: str) -> tuple[int, int] | None:
             return None
         return m.start(group), m.end(group)
     value = m.group("plain")
+    if value is None or _is_placeholder(value):
+        return None  # <your password>, ${DB_PASSWORD}
     start = m.start("plain")
     stripped = value.rstrip(_TRAILING) or value
     end = start + len(stripped)
