@@ -4,7 +4,9 @@ Pure Python, no UI: a chat runtime can import it as it is.
 """
 
 from .chat import change_note, estimate_tokens
+from .atomic import write_atomic
 from .errors import StoreError
+from .layout import is_valid_id, is_valid_key
 from .limits import Limits
 from .memory_store import MemoryStore
 from .model import (
@@ -20,6 +22,7 @@ from .model import (
     Version,
     scope_label,
 )
+from .timestamps import format_timestamp
 from .secrets import SecretHit, SecretWarning
 
 __all__ = [
@@ -40,5 +43,9 @@ __all__ = [
     "Version",
     "change_note",
     "estimate_tokens",
+    "format_timestamp",
+    "is_valid_id",
+    "is_valid_key",
     "scope_label",
+    "write_atomic",
 ]

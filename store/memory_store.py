@@ -152,6 +152,10 @@ class MemoryStore:
             raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
         return item
 
+    def find(self, scope: Scope, memory_id: str) -> Memory | Problem | None:
+        """What the file of that id is now: a memory, a problem file, or nothing."""
+        return self._loaded().by_scope.get(scope, {}).get(memory_id)
+
     def problems(self) -> list[Problem]:
         """Every problem file, by scope then path."""
         with self._mutex:
@@ -236,6 +240,7 @@ class MemoryStore:
 
     def chat_memory(self, workspace: str | None = None) -> ChatMemory:
         """Exactly what a chat in ``workspace`` receives (None: a chat outside any workspace)."""
+        self._check_scope(workspace)
         scopes: list[Scope] = [None] if workspace is None else [None, workspace]
         entries = [
             ChatEntry(m.id, m.scope, m.title, m.text)
@@ -247,6 +252,7 @@ class MemoryStore:
 
     def chat_tokens(self, workspace: str | None = None) -> int:
         """The estimate of ``chat_memory(workspace)``, without building its text."""
+        self._check_scope(workspace)
         with self._mutex:
             total, count = self._sums(None)
             if workspace is not None:

@@ -202,3 +202,21 @@ def test_problem_file_cannot_be_changed_but_can_be_deleted(store: MemoryStore, r
     assert store.restore_deleted(GLOBAL, "0123abcd") is None
     assert path.read_bytes() == b"\xff\xfe broken"
     assert [p.message for p in store.problems()] == ["The file is not UTF-8 text."]
+
+
+def test_chat_memory_refuses_a_bad_workspace_key(store: MemoryStore) -> None:
+    assert (
+        refused(store.chat_memory, "../x")
+        == 'The memory could not be changed: the workspace key "../x" is not valid.'
+    )
+    assert refused(store.chat_tokens, "a/b").startswith("The memory could not be changed: the workspace key")
+
+
+def test_find_tells_a_memory_from_a_problem_file(store: MemoryStore, root: Path) -> None:
+    m = store.create(GLOBAL, "T", "x")
+    write_raw(root / "global" / "0123abcd.md", "broken")
+    store.refresh()
+    assert store.find(GLOBAL, m.id) == m
+    found = store.find(GLOBAL, "0123abcd")
+    assert found is not None and not hasattr(found, "title") and found.message.startswith("The file does not")
+    assert store.find(GLOBAL, "ffffffff") is None
