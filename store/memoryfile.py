@@ -326,7 +326,10 @@ def render_edit(doc: Document, changes: dict[str, Any], text: str | None) -> str
         if span is None:
             appended.extend(new)
         else:
-            lines[span[0] : span[1] + 1] = new
+            first, last = span
+            while last > first and not lines[last].strip():
+                last -= 1  # a block scalar's span takes in the blank lines after it: keep them
+            lines[first : last + 1] = new
     return _assemble(lines + appended, body)
 
 
