@@ -67,10 +67,25 @@ def normalize_text(text: str) -> str:
 
 # --- parsing -------------------------------------------------------------------------------
 
-_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_FAST_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_]*):(?:[ ]+(.*))?\Z")
-# A plain scalar the fast path may take as written: no indicator first, no ": " or " #" inside.
-_FAST_VALUE = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`](?:[^\t]*[^\s:])?\Z")
+# What the fast path takes as written: printable characters, none that YAML reads as a line
+# break (U+0085, U+2028, U+2029), no tab and no BOM (libyaml refuses one inside a stream).
+_SAFE = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+# A plain scalar the fast path may take as written: no indicator first (": ", " #" and a
+# blank or colon last are checked apart).
+_FAST_PLAIN = re.compile(f"(?=[{_SAFE}])[^\\s\\-?:,\\[\\]{{}}#&*!|>'\"%@`][{_SAFE}]*\\Z")
+# A single-quoted scalar on one line ('' stands for one quote).
+_SAFE_UNQUOTED = "\x20-\x26\x28-\x7e" + _SAFE[3:]  # _SAFE without the quote '
+_FAST_QUOTED = re.compile(f"'((?:[{_SAFE_UNQUOTED}]|'')*)'\\Z")
+# A canonical timestamp, as the store writes ``created`` and ``updated``.
+_FAST_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z\Z")
+# YAML's own resolvers for the plain scalars whose construction can fail (a timestamp such as
+# 2026-13-40, an int such as 0x_, the merge key <<, the value key =): by first character.
+_RISKY_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("int", "float", "timestamp", "merge", "value")}
+_RISKY: dict[str, list[re.Pattern[str]]] = {}
+for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+    for _tag, _regexp in _resolvers:
+        if _tag in _RISKY_TAGS and _first:
+            _RISKY.setdefault(_first, []).append(_regexp)
 _YAML_BOOL = {
     **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
     **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
@@ -100,17 +115,19 @@ def split_frontmatter(content: str) -> tuple[list[str], str] | None:
     if first_end < 0 or content[:first_end].rstrip(" \t") != "---":
         return None
     start = first_end + 1
-    pos = start
+    newline = first_end  # the line break before the next candidate closing line
     while True:
-        end = content.find("\n", pos)
+        newline = content.find("\n---", newline)
+        if newline < 0:
+            return None
+        pos = newline + 1
+        end = content.find("\n", pos + 3)
         line = content[pos:] if end < 0 else content[pos:end]
-        if line.rstrip(" \t") == "---":
+        if line == "---" or line.rstrip(" \t") == "---":
             fm = content[start:pos]
             body = "" if end < 0 else content[end + 1 :]
             return (fm[:-1].split("\n") if fm else []), body
-        if end < 0:
-            return None
-        pos = end + 1
+        newline = pos
 
 
 def parse_text(content: str, limits: Limits) -> Document | FileProblem:
@@ -135,25 +152,78 @@ _Parsed = tuple[Fields, dict[str, tuple[int, int]] | None]
 
 
 def _parse_fast(lines: list[str]) -> _Parsed | FileProblem | None:
-    """Plain ``key: value`` frontmatter without the YAML parser; None means "ask YAML"."""
-    if not lines:
+    """Plain ``key: value`` frontmatter without the YAML parser; None means "ask YAML".
+
+    It answers only for lines it reads exactly as YAML would (tests/test_fast_path.py proves
+    it against the YAML path): each a known key once, then a plain scalar or a one-line
+    single-quoted one.
+    """
+    if not lines or len(lines) > len(FIELD_ORDER):
         return None
     values: dict[str, str] = {}
     spans: dict[str, tuple[int, int]] = {}
+    moments: dict[str, datetime] = {}
     for i, line in enumerate(lines):
-        m = _FAST_LINE.match(line)
-        if m is None:
+        key, colon, value = line.partition(":")
+        if key not in _KNOWN or key in values or not colon:
             return None
-        key, value = m.group(1), (m.group(2) or "")
-        if key not in _KNOWN or key in values:
-            return None
-        if value and (_FAST_VALUE.match(value) is None or ": " in value or " #" in value):
-            return None
+        if value:
+            if value[0] != " ":
+                return None
+            value = value[1:]
+            if value[:1] == "'":
+                quoted = _FAST_QUOTED.match(value)
+                # A quoted null-like word or a quoted bool is a string to YAML: let it say so.
+                if quoted is None or key == "enabled":
+                    return None
+                value = quoted.group(1).replace("''", "'")
+                if value in _YAML_NULL:
+                    return None
+            elif value:
+                if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
+                    return None
+                risky = _RISKY.get(value[0])
+                if risky:
+                    # YAML builds these as numbers or times, and some of them fail.
+                    if key in _STAMPED and _FAST_STAMP.match(value):
+                        moment = parse_timestamp(value)
+                        if moment is None:
+                            return None
+                        moments[key] = moment
+                    elif not (value.isascii() and value.isdigit() and len(value) <= 100):
+                        if any(regexp.match(value) for regexp in risky):
+                            return None
         values[key] = value
         spans[key] = (i, i)
-    if _NON_PRINTABLE.search("".join(values.values())):
-        return None
-    return _validate(values.get, spans, written=True)
+    bad: list[str] = []
+    raw = values.get("title")
+    title = normalize_title(raw) if raw is not None and raw not in _YAML_NULL else ""
+    if not title:
+        bad.append("title")
+    enabled = _YAML_BOOL.get(values.get("enabled", ""))
+    if enabled is None:
+        bad.append("enabled")
+    source = values.get("source", "")
+    if source != "user" and source != "ai":
+        bad.append("source")
+    session = values.get("sessionId")
+    if session in _YAML_NULL:
+        session = None
+    for key in _STAMPED:
+        raw = values.get(key)
+        if key not in moments and raw is not None and raw not in _YAML_NULL:
+            moment = parse_timestamp(raw)
+            if moment is None:
+                bad.append(key)
+            else:
+                moments[key] = moment
+    if bad:
+        return FileProblem(msg.FILE_BAD_FIELDS.format(names=", ".join(bad)))
+    fields = Fields(title, bool(enabled), source, session, moments.get("created"), moments.get("updated"), {})
+    return fields, spans
+
+
+_STAMPED = ("created", "updated")
 
 
 def _parse_yaml(lines: list[str]) -> _Parsed | FileProblem:

@@ -24,6 +24,8 @@ def parse_timestamp(text: str) -> datetime | None:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return None
+    if moment.tzinfo is UTC and not moment.microsecond % 1000:
+        return moment  # already UTC to the millisecond, as the store writes it
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     try:
