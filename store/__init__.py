@@ -3,8 +3,8 @@
 Pure Python, no UI: a chat runtime can import it as it is.
 """
 
-from .chat import change_note, estimate_tokens
 from .atomic import write_atomic
+from .chat import change_note, estimate_tokens
 from .errors import StoreError
 from .layout import is_valid_id, is_valid_key
 from .limits import Limits
@@ -22,8 +22,8 @@ from .model import (
     Version,
     scope_label,
 )
-from .timestamps import format_timestamp
 from .secrets import SecretHit, SecretWarning
+from .timestamps import format_timestamp
 
 __all__ = [
     "GLOBAL",
