@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from store import GLOBAL, scope_label
+from store import GLOBAL, StoreError, scope_label
 
 if TYPE_CHECKING:
     from store import MemoryStore
@@ -39,7 +39,6 @@ class Snapshot:
     chat_tokens: Mapping[Scope, int]
     settings_problems: tuple[str, ...] = ()
     ignored_count: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def workspaces(self) -> list[str]:
         """The workspace keys, sorted."""
@@ -69,9 +68,14 @@ class Snapshot:
         return None
 
 
-def take_snapshot(store: MemoryStore) -> Snapshot:
-    """Read the store's current state; call it in a worker thread, under the store lock."""
+def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
+    """Read the store's current state; call it in a worker thread, under the store lock.
+
+    ``include`` names a workspace to list even before its folder exists (``--workspace``).
+    """
     keys = list(store.workspaces())
+    if include is not None and include not in keys and _valid_workspace(store, include):
+        keys.append(include)
     problems = tuple(store.problems())
     for problem in problems:
         if problem.scope is not None and problem.scope not in keys:
@@ -102,6 +106,14 @@ def take_snapshot(store: MemoryStore) -> Snapshot:
         settings_problems=tuple(store.settings_problems()),
         ignored_count=len(store.ignored()),
     )
+
+
+def _valid_workspace(store: MemoryStore, key: str) -> bool:
+    try:
+        store.memory_path(key, "00000000")
+    except StoreError:
+        return False
+    return True
 
 
 def take_preview(store: MemoryStore, scope: Scope) -> ChatMemory:

@@ -67,7 +67,7 @@ def memory_file(title: str, text: str, *, enabled: str = "true", source: str = "
 
 def cell_text(screen: MainScreen, memory_id: str, column: str) -> str:
     """The plain text of one cell of the memory list."""
-    return screen.table.get_cell(memory_id, column).plain
+    return screen.table.cell_text(memory_id, column)
 
 
 def static_text(widget: object) -> str:

@@ -121,7 +121,7 @@ async def test_new_workspace_problem_file_and_deletion_appear(tmp_path: Path) ->
             "the problem file",
         )
         prompt = screen.scopes.get_option(option_id(GLOBAL)).prompt
-        assert "⚠ 1" in str(prompt)
+        assert str(prompt).endswith(" ⚠1")
         assert "1 problem file" in screen.sub_title
         store.memory_path(GLOBAL, second.id).unlink()
         await wait_until(pilot, lambda: screen.table.memory_ids == [first.id], "the deleted file to go")

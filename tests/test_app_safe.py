@@ -43,10 +43,9 @@ async def test_hostile_titles_show_literally_and_do_nothing(tmp_path: Path, size
         for memory in memories:
             assert cell_text(screen, memory.id, "title") == clean_line(memory.title)
         shown = screen_text(app)
-        assert "[@click=app.quit]x[/]" in shown
-        assert "[/bold" in shown
-        assert "[$accent]x" in shown
-        assert "oops [/]" in shown
+        for title in HOSTILE_TITLES:
+            # At 80 columns a long title is cut with an ellipsis; its start is still literal.
+            assert (title if size[0] >= 120 else title[:14]) in shown
         # Clicking the title that would be a quit link in markup does nothing.
         await pilot.click("#memories", offset=(8, 2))
         await pilot.pause()

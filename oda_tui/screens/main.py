@@ -66,6 +66,8 @@ class MainScreen(Screen[None]):
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
         self.scope: Scope = workspace
+        #: The ``--workspace`` asked for: listed even before it holds a memory.
+        self.requested_workspace: Scope = workspace
         self.snapshot: Snapshot | None = None
         self.filter_words: list[str] = []
         self.loaded = False
@@ -128,7 +130,7 @@ class MainScreen(Screen[None]):
         scope = self.scope
         try:
             with self.oda.store_lock:
-                snapshot = take_snapshot(self.store)
+                snapshot = take_snapshot(self.store, self.requested_workspace)
                 preview = self._read_preview(scope)
         except Exception as exc:  # a broken store must still show a message, not a trace
             self.post_message(StoreRead(None, scope, None, set(), initial=True, error=str(exc)))
@@ -159,7 +161,7 @@ class MainScreen(Screen[None]):
                     break
             if changed:
                 with self.oda.store_lock:
-                    snapshot = take_snapshot(self.store)
+                    snapshot = take_snapshot(self.store, self.requested_workspace)
                     preview = self._read_preview(scope)
         except Exception as exc:  # keep watching even if one refresh fails
             self.post_message(StoreRead(None, scope, None, changed, error=str(exc)))
@@ -187,7 +189,7 @@ class MainScreen(Screen[None]):
                 error = str(exc)
             except Exception as exc:  # shown to the person rather than crashing the app
                 error = f"The change could not be made: {exc}"
-            snapshot = take_snapshot(self.store)
+            snapshot = take_snapshot(self.store, self.requested_workspace)
             preview = self._read_preview(scope)
         self.post_message(OpFinished(kind, result, error, context, snapshot, scope, preview))
 
@@ -239,17 +241,9 @@ class MainScreen(Screen[None]):
 
     def apply_snapshot(self, snapshot: Snapshot) -> None:
         """Paint a snapshot, touching only what changed and keeping cursor and scroll."""
-        first = self.snapshot is None
         self.snapshot = snapshot
-        known = {s.scope for s in snapshot.scopes}
-        if self.scope not in known:
-            if first and self.scope is not None:
-                self.notify(
-                    f"There is no workspace {clean_line(self.scope)} yet; "
-                    "it appears here once it holds a memory.",
-                    markup=False,
-                )
-            self.scope = None
+        if self.scope not in {s.scope for s in snapshot.scopes}:
+            self.scope = None  # its folder went away
         limits = snapshot.limits
         self.editor.configure(
             Limits(title=limits.title_max_chars, text=limits.text_max_chars),
@@ -275,7 +269,7 @@ class MainScreen(Screen[None]):
         table = self.table
         if reset:
             table.show(visible, keep=visible[0].id if visible else None)
-            table.select_memory(visible[0].id) if visible else None
+            table.reset_cursor()
         else:
             table.show(visible, keep=keep)
         total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
@@ -551,9 +545,8 @@ class MainScreen(Screen[None]):
         if action in LETTER_ACTIONS and typing:
             return False
         if action in ("save", "revert"):
-            if not self.editor.has_memory:
-                return False
-            return True if self.editor.is_dirty or self.editor.is_new else None
+            # Shown only while there is something to save, so the Footer fits 80 columns.
+            return self.editor.is_dirty or (self.editor.is_new and self._in_detail(focused))
         if action == "back":
             return self._in_detail(focused) or focused is self.query_one("#filter")
         return True
@@ -660,7 +653,8 @@ class MainScreen(Screen[None]):
             return
         self._show_detail("tab-preview")
         if narrow:
-            self.query_one(ChatPreview).focus()
+            # Focus once the pane is displayed; a hidden widget cannot take the focus.
+            self.call_after_refresh(self.query_one(ChatPreview).focus)
 
     def action_save(self) -> None:
         """Save the open memory."""

@@ -1,15 +1,24 @@
-"""The memory list of one scope, updated in place so the cursor and scroll stay put."""
+"""The memory list of one scope: a virtual table that paints only the rows on screen.
+
+Built on the Line API rather than ``DataTable`` so that a scope of 10,000 memories switches,
+filters and repaints at once; replacing the rows keeps the cursor on the same memory and the
+scroll position where it was.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
-from textual.events import Resize
+from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import DataTable
-from textual.widgets.data_table import RowDoesNotExist
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from store import estimate_tokens
 from store.model import Memory
@@ -17,18 +26,18 @@ from store.model import Memory
 from ..format import count, local_moment
 from ..safe import plain
 
-# (key, label, width); the title takes what is left.
-COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("on", "On", 3),
-    ("title", "Title", 0),
-    ("by", "By", 5),
-    ("updated", "Updated", 8),
-    ("length", "Chars", 5),
-    ("tokens", "Tokens", 6),
+# (key, label, width, right-aligned); the title (width 0) takes the room that is left.
+COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+    ("on", "On", 3, False),
+    ("title", "Title", 0, False),
+    ("by", "By", 5, False),
+    ("updated", "Updated", 8, False),
+    ("length", "Chars", 5, True),
+    ("tokens", "Tokens", 6, True),
 )
+COLUMN_KEYS = tuple(key for key, *_ in COLUMNS)
 MIN_TITLE_WIDTH = 10
-# Beyond this many removed rows a full rebuild is cheaper than remove_row (O(n) each).
-REBUILD_THRESHOLD = 64
+PADDING = 1
 
 
 def row_cells(memory: Memory) -> tuple[Text, ...]:
@@ -36,61 +45,62 @@ def row_cells(memory: Memory) -> tuple[Text, ...]:
     on = Text("on", style="bold green") if memory.enabled else Text("off", style="dim")
     # "agent" reads "saved by the agent" under the "By" header; the editor spells it out.
     by = Text("agent", style="italic") if memory.saved_by_agent else Text("you", style="dim")
+    entry = f"## {memory.title}\n\n{memory.text}\n"
     return (
         on,
         plain(memory.title, style="" if memory.enabled else "dim"),
         by,
         Text(local_moment(memory.updated or memory.created)),
-        Text(count(len(memory.text)), justify="right"),
-        Text(count(estimate_tokens(f"## {memory.title}\n\n{memory.text}\n")), justify="right"),
+        Text(count(len(memory.text))),
+        Text(count(estimate_tokens(entry))),
     )
 
 
-class MemoryTable(DataTable[Text]):
-    """One row per memory, keyed by id."""
+class MemoryTable(ScrollView, can_focus=True):
+    """One row per memory, a header line, and a row cursor."""
+
+    COMPONENT_CLASSES = {
+        "memory-table--header",
+        "memory-table--cursor",
+        "memory-table--cursor-blurred",
+        "memory-table--zebra",
+    }
 
     BINDINGS = [
-        Binding("enter", "select_cursor", "Edit", id="memory.edit"),
+        Binding("enter", "choose", "Edit", id="memory.edit"),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
     ]
 
+    cursor_row: reactive[int] = reactive(0, always_update=False, repaint=False)
+
     class MemoryHighlighted(Message):
-        """The cursor moved onto a memory (None: the list is empty)."""
+        """The person moved the cursor onto a memory."""
 
         def __init__(self, memory_id: str | None) -> None:
             super().__init__()
             self.memory_id = memory_id
 
     class MemoryChosen(Message):
-        """Enter on a memory: open it in the editor."""
+        """Enter (or a double click) on a memory: open it in the editor."""
 
         def __init__(self, memory_id: str) -> None:
             super().__init__()
             self.memory_id = memory_id
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self._shown: list[Memory] = []
-        #: How many times the rows were (re)painted; tests use it to count repaints.
+        self._index: dict[str, int] = {}
+        self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}
+        #: How many times the rows were (re)painted because they changed.
         self.paints = 0
 
-    def on_mount(self) -> None:
-        for key, label, width in COLUMNS:
-            self.add_column(Text(label), key=key, width=width or MIN_TITLE_WIDTH)
-        self._fit_title()
-
-    def on_resize(self, event: Resize) -> None:
-        self._fit_title()
-
-    def _fit_title(self) -> None:
-        fixed = sum(w + 2 * self.cell_padding for _, _, w in COLUMNS if w)
-        room = self.scrollable_content_region.width - fixed - 2 * self.cell_padding
-        column = self.columns.get("title")  # type: ignore[call-overload]
-        if column is None:
-            return
-        column.width = max(MIN_TITLE_WIDTH, room)
-        column.auto_width = False
-        self._require_update_dimensions = True
-        self.refresh()
+    # -- data ----------------------------------------------------------------------------
 
     @property
     def memory_ids(self) -> list[str]:
@@ -98,81 +108,164 @@ class MemoryTable(DataTable[Text]):
         return [m.id for m in self._shown]
 
     @property
+    def row_count(self) -> int:
+        """How many memories are listed."""
+        return len(self._shown)
+
+    @property
     def current_id(self) -> str | None:
         """The id under the cursor, or None when the list is empty."""
-        if not self._shown or self.cursor_row < 0 or self.cursor_row >= len(self._shown):
-            return None
-        return self._shown[self.cursor_row].id
+        if 0 <= self.cursor_row < len(self._shown):
+            return self._shown[self.cursor_row].id
+        return None
+
+    def cells(self, memory: Memory) -> tuple[Text, ...]:
+        """A memory's cells, built once per version of the memory."""
+        cached = self._cells.get(memory.id)
+        if cached is not None and cached[0] == memory:
+            return cached[1]
+        cells = row_cells(memory)
+        self._cells[memory.id] = (memory, cells)
+        return cells
+
+    def cell_text(self, memory_id: str, column: str) -> str:
+        """The plain text of one cell (for tests and screen readers of the code)."""
+        memory = self._shown[self._index[memory_id]]
+        return self.cells(memory)[COLUMN_KEYS.index(column)].plain
 
     def show(self, memories: Sequence[Memory], *, keep: str | None = None) -> None:
-        """Show these memories, touching only rows that changed.
+        """Show these memories; repaints only when something differs.
 
-        The cursor stays on ``keep`` (or on the memory it was on) when that is still listed,
-        and no highlight message is posted for the move; the scroll position is kept.
+        The cursor stays on ``keep`` (else on the memory it was on) when still listed, without
+        a highlight message; the scroll position is kept.
         """
         new = list(memories)
+        if new == self._shown:
+            return
         keep = keep if keep is not None else self.current_id
-        old_ids = self.memory_ids
-        new_ids = [m.id for m in new]
-        with self.prevent(DataTable.RowHighlighted):
-            if old_ids == new_ids:
-                changed = [(o, n) for o, n in zip(self._shown, new, strict=True) if o != n]
-                for _, memory in changed:
-                    self._update_row(memory)
-                self._shown = new
-                if not changed:
-                    return
-            else:
-                self._apply_list_change(new, old_ids, new_ids)
-            self._place_cursor(keep)
-        self.paints += 1
-
-    def _apply_list_change(self, new: list[Memory], old_ids: list[str], new_ids: list[str]) -> None:
-        new_set = set(new_ids)
-        removed = [i for i in old_ids if i not in new_set]
-        kept_old = [i for i in old_ids if i in new_set]
-        appended_only = new_ids[: len(kept_old)] == kept_old
-        if appended_only and len(removed) <= REBUILD_THRESHOLD:
-            old_by_id = {m.id: m for m in self._shown}
-            for memory_id in removed:
-                self.remove_row(memory_id)
-            for memory in new[: len(kept_old)]:
-                if old_by_id[memory.id] != memory:
-                    self._update_row(memory)
-            for memory in new[len(kept_old) :]:
-                self.add_row(*row_cells(memory), key=memory.id)
-        else:
-            scroll_y = self.scroll_y
-            self.clear()
-            for memory in new:
-                self.add_row(*row_cells(memory), key=memory.id)
-            self.scroll_to(y=scroll_y, animate=False, immediate=True)
         self._shown = new
-
-    def _update_row(self, memory: Memory) -> None:
-        for (key, _, _), cell in zip(COLUMNS, row_cells(memory), strict=True):
-            self.update_cell(memory.id, key, cell)
-
-    def _place_cursor(self, memory_id: str | None) -> None:
-        if memory_id is None or not self._shown:
-            return
-        try:
-            index = self.get_row_index(memory_id)
-        except RowDoesNotExist:
-            return
-        if index != self.cursor_row:
-            self.move_cursor(row=index, animate=False, scroll=True)
+        self._index = {m.id: i for i, m in enumerate(new)}
+        if len(self._cells) > 4 * len(new) + 1000:
+            self._cells = {k: v for k, v in self._cells.items() if k in self._index}
+        self._update_virtual_size()
+        row = self._index.get(keep) if keep is not None else None
+        if row is None:
+            row = min(self.cursor_row, max(len(new) - 1, 0))
+        self._set_cursor(row, announce=False)
+        self.paints += 1
+        self.refresh()
 
     def select_memory(self, memory_id: str) -> None:
         """Put the cursor on a memory without announcing it."""
-        with self.prevent(DataTable.RowHighlighted):
-            self._place_cursor(memory_id)
+        row = self._index.get(memory_id)
+        if row is not None:
+            self._set_cursor(row, announce=False)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        self.post_message(self.MemoryHighlighted(event.row_key.value))
+    def reset_cursor(self) -> None:
+        """Back to the first row, scrolled to the top, without announcing it."""
+        self._set_cursor(0, announce=False)
+        self.scroll_to(y=0, animate=False, immediate=True)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        if event.row_key.value is not None:
-            self.post_message(self.MemoryChosen(event.row_key.value))
+    # -- cursor --------------------------------------------------------------------------
+
+    def _set_cursor(self, row: int, *, announce: bool) -> None:
+        row = max(0, min(row, len(self._shown) - 1)) if self._shown else 0
+        moved = row != self.cursor_row
+        self.set_reactive(MemoryTable.cursor_row, row)
+        self._scroll_cursor_visible()
+        self.refresh()
+        if announce and moved:
+            self.post_message(self.MemoryHighlighted(self.current_id))
+
+    def _scroll_cursor_visible(self) -> None:
+        visible = max(self.scrollable_content_region.height - 1, 1)
+        top = round(self.scroll_y)
+        if self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
+        elif self.cursor_row >= top + visible:
+            self.scroll_to(y=self.cursor_row - visible + 1, animate=False, immediate=True)
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the cursor up or down."""
+        self._set_cursor(self.cursor_row + delta, announce=True)
+
+    def action_page(self, direction: int) -> None:
+        """Move the cursor a page up or down."""
+        page = max(self.scrollable_content_region.height - 2, 1)
+        self._set_cursor(self.cursor_row + direction * page, announce=True)
+
+    def action_jump(self, row: int) -> None:
+        """Go to the first (0) or last (-1) row."""
+        self._set_cursor(len(self._shown) - 1 if row < 0 else row, announce=True)
+
+    def action_choose(self) -> None:
+        """Open the memory under the cursor."""
+        memory_id = self.current_id
+        if memory_id is not None:
+            self.post_message(self.MemoryChosen(memory_id))
+
+    async def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        row = round(self.scroll_y) + offset.y - 1
+        if not 0 <= row < len(self._shown):
+            return
+        self._set_cursor(row, announce=True)
+        if event.chain >= 2:
+            self.action_choose()
+
+    # -- painting ------------------------------------------------------------------------
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self._shown) + 1)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()
+        self._scroll_cursor_visible()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def _widths(self, total: int) -> list[int]:
+        fixed = sum(w + 2 * PADDING for _, _, w, _ in COLUMNS if w)
+        title = max(MIN_TITLE_WIDTH, total - fixed - 2 * PADDING)
+        return [w or title for _, _, w, _ in COLUMNS]
+
+    def _line(self, cells: Sequence[Text], width: int, style: Style) -> Strip:
+        line = Text(no_wrap=True, end="")
+        pad = " " * PADDING
+        for cell, column_width, (_, _, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
+            cell = cell.copy()
+            cell.truncate(column_width, overflow="ellipsis")
+            if right:
+                cell.pad_left(column_width - cell.cell_len)
+            else:
+                cell.pad_right(column_width - cell.cell_len)
+            line.append(pad)
+            line.append_text(cell)
+            line.append(pad)
+        segments = list(line.render(self.app.console))
+        strip = Strip(segments).crop_extend(0, width, None)
+        return strip.apply_style(style) if style else strip
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            header = tuple(Text(label) for _, label, _, _ in COLUMNS)
+            return self._line(header, width, base + self.get_component_rich_style("memory-table--header"))
+        row = round(self.scroll_y) + y - 1
+        if row >= len(self._shown):
+            return Strip([Segment(" " * width, base)], width)
+        memory = self._shown[row]
+        style = base
+        if row % 2:
+            style += self.get_component_rich_style("memory-table--zebra")
+        if row == self.cursor_row:
+            name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
+            style += self.get_component_rich_style(name)
+        return self._line(self.cells(memory), width, style)

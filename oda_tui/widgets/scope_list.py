@@ -32,9 +32,9 @@ def scope_prompt(summary: ScopeSummary) -> Text:
     """One option's text: name, memory count, and a mark when the scope has problem files."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(clean_line(summary.label), style="bold" if summary.scope is None else "")
-    text.append(f"  {summary.count}", style="dim")
+    text.append(f" {summary.count}", style="dim")
     if summary.problems:
-        text.append(f"  ⚠ {summary.problems}", style="bold yellow")
+        text.append(f" ⚠{summary.problems}", style="bold yellow")
     return text
 
 

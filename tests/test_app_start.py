@@ -1,0 +1,79 @@
+"""Pilot tests of how the app starts: --workspace, the demo store, a new installation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_support import settle, started, static_text
+
+from oda_tui.app import OdaApp
+from oda_tui.demo import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_store
+from oda_tui.paths import ENV_VAR, default_root, resolve_root
+from store import GLOBAL, MemoryStore
+
+
+async def test_workspace_option_opens_that_workspace(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    store.create(GLOBAL, "Global one", "G.")
+    stack = store.create("web", "Stack", "Django.")
+    app = OdaApp(root, workspace="web", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        assert screen.scope == "web"
+        assert screen.scopes.current_scope == "web"
+        assert screen.table.memory_ids == [stack.id]
+
+
+async def test_a_new_workspace_can_take_its_first_memory(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "Global one", "G.")
+    app = OdaApp(root, workspace="brand-new", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        assert screen.scope == "brand-new"
+        assert "No memories in brand-new yet. Press n to add one." in static_text(
+            screen.query_one("#list-empty")
+        )
+        await pilot.press("n", *"First", "enter", *"Hello.", "ctrl+s")
+        await settle(pilot)
+        [memory] = MemoryStore(root).memories("brand-new")
+        assert memory.title == "First"
+        assert screen.table.memory_ids == [memory.id]
+
+
+async def test_the_demo_store_shows_every_feature(tmp_path: Path) -> None:
+    root = build_demo_store(tmp_path / "demo")
+    store = MemoryStore(root)
+    assert store.workspaces() == [WORKSPACE_WEB, WORKSPACE_THESIS]
+    messages = {p.message.split(":")[0].split(" than ")[0] for p in store.problems()}
+    assert messages == {
+        "The file is larger",
+        "The file is not UTF-8 text.",
+        "The file does not start with a --- frontmatter block.",
+        "The frontmatter is not valid YAML",
+        "The frontmatter fields enabled, source are missing or invalid.",
+        "The memory is longer",
+    }
+    assert len(store.ignored()) == 1
+    assert len(store.deleted(GLOBAL)) == 1
+    everything = [m for s in (GLOBAL, WORKSPACE_WEB, WORKSPACE_THESIS) for m in store.memories(s)]
+    assert any(m.saved_by_agent for m in everything)
+    assert any(not m.enabled for m in everything)
+    assert max(len(store.versions(m.scope, m.id)) for m in everything) >= 3
+    sources = {v.source for m in everything for v in store.versions(m.scope, m.id)}
+    assert {"settings", "chat", "external"} <= sources
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        assert "6 problem files" in screen.sub_title
+        assert screen.table.row_count == len(store.memories(GLOBAL))
+
+
+def test_root_resolution(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "env"))
+    assert resolve_root(str(tmp_path / "arg")) == tmp_path / "arg"
+    assert resolve_root(None) == tmp_path / "env"
+    monkeypatch.delenv(ENV_VAR)
+    assert resolve_root(None) == default_root()
+    assert default_root().name == "memory"
