@@ -77,3 +77,26 @@ def test_root_resolution(tmp_path: Path, monkeypatch) -> None:  # type: ignore[n
     monkeypatch.delenv(ENV_VAR)
     assert resolve_root(None) == default_root()
     assert default_root().name == "memory"
+
+
+async def test_help_lists_every_key_with_its_id(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from oda_tui.screens.help import HelpScreen
+
+    app = OdaApp(tmp_path / "oda", watch=False)
+    app.set_keymap({"memory.new": "a"})
+    async with app.run_test(size=(100, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        rows = [row for _title, section in app.screen.sections for row in section]
+        described = {description: (keys, ident) for keys, description, ident in rows}
+        assert described["New"] == ("a", "memory.new")  # the remapped key
+        for description in ("On/off", "Delete", "Filter", "Preview", "Save", "Revert", "Edit"):
+            assert described[description][1], description
+        assert len(app.screen.query(Static)) >= 4
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("a")
+        assert app.main_screen.editor.is_new

@@ -28,6 +28,7 @@ from ..widgets.editor import Limits, MemoryEditor
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
+from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
 from .messages import OpFinished, PreviewRead, StoreRead
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+s", "save", "Save", id="editor.save"),
         Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
         Binding("escape", "back", "Back", id="view.back"),
+        Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit_key"),
     ]
 
@@ -676,6 +678,17 @@ class MainScreen(Screen[None]):
             filter_input.remove_class("-shown")
         self.set_class(False, "-detail")
         self.table.focus()
+
+    def action_help(self) -> None:
+        """Show every key."""
+        display = self.app.get_key_display
+        sections = [
+            ("Everywhere on the main screen", binding_rows([self, self.app], display)),
+            ("In the memory list", binding_rows([self.table], display)),
+            ("In the editor", list(EDITOR_KEYS)),
+            ("In dialogs", list(DIALOG_KEYS)),
+        ]
+        self.app.push_screen(HelpScreen(sections))
 
     async def action_quit(self) -> None:
         """Quit, after asking when there are unsaved edits."""
