@@ -23,10 +23,11 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes) -> os.stat_result:
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> os.stat_result:
     """Replace ``path`` with ``data`` all at once (mode 0600) and return the new file's stat.
 
-    The temp file starts with a dot, so a scan never takes it for a memory.
+    The temp file starts with a dot, so a scan never takes it for a memory. ``durable=False``
+    skips the fsyncs (for caches: still never torn, but a crash may lose the new content).
     """
     folder = path.parent
     make_dirs(folder)
@@ -37,7 +38,8 @@ def write_atomic(path: Path, data: bytes) -> os.stat_result:
         while view:
             written = os.write(fd, view)
             view = view[written:]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         tmp.unlink(missing_ok=True)
@@ -48,7 +50,8 @@ def write_atomic(path: Path, data: bytes) -> os.stat_result:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    fsync_dir(folder)
+    if durable:
+        fsync_dir(folder)
     return os.stat(path)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from . import history
+from . import history, parse_index
 from . import messages as msg
 from .atomic import remove_durably, write_atomic
 from .chat import build_chat_memory, chat_chars, entry_chars, estimate_tokens
@@ -37,6 +37,7 @@ from .layout import (
 from .layout import memory_path as _memory_path
 from .limits import Limits, read_settings
 from .memoryfile import (
+    Content,
     Document,
     Fields,
     FileProblem,
@@ -116,6 +117,7 @@ class MemoryStore:
         self._limits = Limits()
         self._settings_problems: list[str] = []
         self._settings_sig: Signature | None = None
+        self._index_writer: threading.Thread | None = None
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -513,7 +515,7 @@ class MemoryStore:
             with self._mutex:
                 if self._state is None:
                     self._state = _Loaded()
-                    self._rescan_all()
+                    self._rescan_all(report=False)
                 state = self._state
                 assert state is not None
         return state
@@ -532,7 +534,8 @@ class MemoryStore:
         self._limits, self._settings_problems = read_settings(path)
         return self._limits != before[0], (self._limits, self._settings_problems) != before
 
-    def _rescan_all(self) -> set[Path]:
+    def _rescan_all(self, *, report: bool = True) -> set[Path]:
+        """Bring the whole picture up to date; the paths whose state changed (when ``report``)."""
         state = self._state
         assert state is not None
         changed: set[Path] = set()
@@ -552,15 +555,28 @@ class MemoryStore:
         sets += [(key, path) for key, path in workspaces]
         for item in ws_ignored:
             ignored[item.path] = item
+        fresh = not state.items
+        index = parse_index.load(self.root, self._limits) if fresh else None
+        read = 0
         for scope, folder in sets:
             files, set_ignored = list_set(self.root, scope, folder)
             for item in set_ignored:
                 ignored[item.path] = item
+            if fresh:
+                read += self._load_fresh(files, index)
+                continue
             for entry in files:
                 seen.add(entry.path)
                 if self._load_entry(entry):
                     changed.add(entry.path)
-        for path in [p for p in state.items if p not in seen]:
+        if fresh:
+            if report:
+                changed.update(state.items)  # all of them are new
+            state.ordered.clear()
+            state.chat_sums.clear()
+            if read or (index is not None and len(index) != len(state.items)):
+                self._save_index()
+        for path in [] if fresh else [p for p in state.items if p not in seen]:
             state.drop(path)
             changed.add(path)
         changed |= set(ignored) ^ set(state.ignored)
@@ -572,6 +588,65 @@ class MemoryStore:
             }
         state.workspaces = new_ws
         return changed
+
+    def _load_fresh(self, files: list[FileEntry], index: parse_index.ParseIndex | None) -> int:
+        """Load a set's files into an empty picture: from the parse index when a file's stat
+        is the one it recorded, else from the disk. Returns how many files were read."""
+        state = self._state
+        assert state is not None
+        sigs, items, limits, read = state.sigs, state.items, self._limits, 0
+        prefix = parse_index.relative_key(files[0].scope, "") if files else ""
+        for path, scope, memory_id, name in files:
+            item: Memory | Problem | None = None
+            sig: Signature
+            if index is not None:
+                try:
+                    st = os.stat(name or path)
+                except OSError:
+                    continue
+                sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                item = index.lookup(prefix + path.name, sig, path, scope, memory_id)
+            if item is None:
+                result = read_file(name or path, limits)
+                read += 1
+                if result is None:
+                    continue
+                sig, parsed = result
+                item = self._item_for(path, scope, memory_id, parsed)
+            sigs[path] = sig
+            items[path] = item
+            by_scope = state.by_scope.get(scope)
+            if by_scope is None:
+                by_scope = state.by_scope[scope] = {}
+            by_scope[memory_id] = item
+        return read
+
+    def _save_index(self) -> None:
+        """Keep what was just read in the parse index, so the next start need not read it.
+
+        The index is written by a background thread from a snapshot, after the load returns:
+        nobody waits for a cache (``_index_writer`` is that thread, for tests and benchmarks).
+        """
+        state = self._state
+        assert state is not None
+        if not state.items or not self.root.is_dir():
+            return
+        snapshot = list(state.items.items())
+        sigs = dict(state.sigs)
+        root, limits = self.root, self._limits
+
+        def write() -> None:
+            parse_index.save(
+                root,
+                limits,
+                (
+                    (parse_index.relative_key(item.scope, path.name), sigs[path], item)
+                    for path, item in snapshot
+                ),
+            )
+
+        self._index_writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
+        self._index_writer.start()
 
     def _load_entry(self, entry: FileEntry) -> bool:
         """(Re)read one candidate file if its stat changed; True when its state changed."""
@@ -594,23 +669,23 @@ class MemoryStore:
         return previous != item
 
     def _item_for(
-        self, path: Path, scope: Scope, memory_id: str, parsed: Document | FileProblem
+        self, path: Path, scope: Scope, memory_id: str, parsed: Document | Content | FileProblem
     ) -> Memory | Problem:
         if isinstance(parsed, FileProblem):
             return Problem(path, scope, memory_id, parsed.message, parsed.line)
-        f = parsed.fields
+        f, text = (parsed.fields, parsed.text) if isinstance(parsed, Document) else parsed
         return Memory(
-            id=memory_id,
-            scope=scope,
-            title=f.title,
-            text=parsed.text,
-            enabled=f.enabled,
-            source=f.source,
-            session_id=f.session_id,
-            created=f.created,
-            updated=f.updated,
-            path=path,
-            extra=f.extra,
+            memory_id,
+            scope,
+            f.title,
+            text,
+            f.enabled,
+            f.source,
+            f.session_id,
+            f.created,
+            f.updated,
+            path,
+            f.extra,
         )
 
     def _relative_parts(self, path: Path) -> tuple[str, ...]:

@@ -148,6 +148,65 @@ def parse_text(content: str, limits: Limits) -> Document | FileProblem:
     return Document(fields=fields, text=text, fm_lines=fm_lines, spans=spans, body=body)
 
 
+#: What loading a file needs of it: its fields and its text (no lines kept for a rewrite).
+Content = tuple[Fields, str]
+
+# The frontmatter exactly as the store writes it, matched in one go. A plain value here starts
+# with no indicator and no character YAML could read as a number or time, and has no ": " or
+# " #" inside and no blank or colon at its end; anything else goes the long way.
+_CANON_PLAIN = (
+    f"(?=[{_SAFE}])[^\\s\\-?:,\\[\\]{{}}#&*!|>'\"%@`0-9+.<=]"
+    f"(?:[{_SAFE.replace(' -~', '!-9;-~', 1)}]++|:(?=[^ \\n])| (?=[^#\\n]))*+"
+)
+_CANON_QUOTED = f"'((?:[{_SAFE_UNQUOTED}]++|'')*+)'"
+_CANON_STAMP = r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)"
+_CANON = re.compile(
+    f"---\\ntitle: (?:({_CANON_PLAIN})|{_CANON_QUOTED})\\n"
+    "enabled: (true|false)\\n"
+    "source: (user|ai)\\n"
+    f"(?:sessionId: (?:({_CANON_PLAIN})|{_CANON_QUOTED})\\n)?"
+    f"(?:created: {_CANON_STAMP}\\n)?"
+    f"(?:updated: {_CANON_STAMP}\\n)?"
+    "---(?:\\n|\\Z)"
+)
+
+
+def parse_content(raw: bytes, limits: Limits) -> Content | FileProblem:
+    """A file's fields and text, or its problem: ``parse_bytes`` without the rewrite data.
+
+    Files in the store's own layout take one regular expression; any other goes through
+    ``parse_bytes`` (tests/test_fast_path.py proves both give the same).
+    """
+    if len(raw) <= limits.file_max_bytes:
+        try:
+            content = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            content = ""
+        m = _CANON.match(content)
+        if m is not None:
+            title_plain, title_quoted, enabled, source, sess_plain, sess_quoted, c, u = m.groups()
+            title = title_plain if title_quoted is None else title_quoted.replace("''", "'")
+            session = sess_plain if sess_quoted is None else sess_quoted.replace("''", "'")
+            created = None if c is None else parse_timestamp(c)
+            updated = None if u is None else parse_timestamp(u)
+            if (
+                title not in _YAML_NULL
+                and session not in _YAML_NULL
+                and (created is not None or c is None)
+                and (updated is not None or u is None)
+            ):
+                body = content[m.end() :]
+                if "\r" in body:
+                    body = body.replace("\r\n", "\n")
+                text = body.strip()
+                title = normalize_title(title)
+                if title and len(text) <= limits.text_max_chars and len(title) <= limits.title_max_chars:
+                    fields = Fields(title, enabled == "true", source, session, created, updated, {})
+                    return fields, text
+    doc = parse_bytes(raw, limits)
+    return doc if isinstance(doc, FileProblem) else (doc.fields, doc.text)
+
+
 _Parsed = tuple[Fields, dict[str, tuple[int, int]] | None]
 
 

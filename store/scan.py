@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from . import messages as msg
 from .layout import is_inside, is_silent_name, is_valid_key, memory_id_of
 from .limits import Limits
-from .memoryfile import Document, FileProblem, parse_bytes
+from .memoryfile import Content, FileProblem, parse_content
 from .model import Ignored, Scope
+
+# A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
+_child: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
 
 #: What identifies one state of a file on disk; a change in any part means "read it again".
 Signature = tuple[int, int, int, int]
@@ -22,13 +27,16 @@ def signature(st: os.stat_result) -> Signature:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-@dataclass(frozen=True, slots=True)
-class FileEntry:
-    """A candidate memory file found in a set."""
+class FileEntry(NamedTuple):
+    """A candidate memory file found in a set (``name`` is its path as a string, if known)."""
 
     path: Path
     scope: Scope
     id: str
+    name: str = ""
+
+
+_MEMORY_NAME = re.compile(r"[0-9a-f]{8}\.md\Z")
 
 
 def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], list[Ignored]]:
@@ -43,9 +51,17 @@ def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], l
         return files, [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
     for entry in entries:
         name = entry.name
+        if _MEMORY_NAME.match(name) is not None and not entry.is_symlink():
+            try:
+                is_dir = entry.is_dir()  # from the listing: no system call
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                files.append(FileEntry(_child(folder, name), scope, name[:8], entry.path))
+                continue
         if is_silent_name(name):
             continue
-        path = Path(entry.path)
+        path = _child(folder, name)
         if entry.is_symlink() and not is_inside(root, path):
             ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
             continue
@@ -89,8 +105,9 @@ def list_workspaces(root: Path, folder: Path) -> tuple[list[tuple[str, Path]], l
     return sorted(found), ignored
 
 
-def read_file(path: Path, limits: Limits) -> tuple[Signature, Document | FileProblem] | None:
-    """Read and parse one memory file; None when it is gone or not a regular file.
+def read_file(path: Path | str, limits: Limits) -> tuple[Signature, Content | FileProblem] | None:
+    """Read one memory file: its fields and text, or its problem; None when it is gone or
+    not a regular file.
 
     The size check comes from the open file's stat, so a huge file is never read.
     """
@@ -124,4 +141,4 @@ def read_file(path: Path, limits: Limits) -> tuple[Signature, Document | FilePro
             return sig, FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     finally:
         os.close(fd)
-    return sig, parse_bytes(raw, limits)
+    return sig, parse_content(raw, limits)

@@ -268,3 +268,69 @@ def test_fast_path_answers_for_what_the_store_writes() -> None:
         parsed = _parse_fast(split[0])
         assert parsed is not None and not isinstance(parsed, FileProblem), title
         assert parsed[0] == fields
+
+
+def project(result: object) -> object:
+    """What loading keeps of ``parse_bytes``: the fields and text, or the problem."""
+    from store.memoryfile import Document
+
+    return (result.fields, result.text) if isinstance(result, Document) else result
+
+
+def check_content(raw: bytes) -> None:
+    from store.limits import Limits
+    from store.memoryfile import parse_bytes, parse_content
+
+    for limits in (Limits(), Limits(title_max_chars=10, text_max_chars=100, file_max_bytes=1024)):
+        assert parse_content(raw, limits) == project(parse_bytes(raw, limits)), raw
+
+
+def store_file(fm_lines: list[str], body: str) -> bytes:
+    return ("---\n" + "".join(line + "\n" for line in fm_lines) + "---\n" + body).encode(
+        "utf-8", "surrogatepass"
+    )
+
+
+bodies = st.sampled_from(
+    ["", "\n", "\nText\n", "\n  Text with\r\nCRLF \n\n", "Body", "\n" + "x" * 120]
+) | st.text(max_size=50)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(well_formed, bodies)
+@example(["title: ' '", "enabled: true", "source: user"], "\nT\n")
+@example(["title: 'a''b'", "enabled: false", "source: ai", "sessionId: 'x: #y'"], "\nT\n")
+@example(["title: null", "enabled: true", "source: user"], "\nT\n")
+@example(["title: T", "enabled: true", "source: user", "created: 2026-02-30T10:00:00.000Z"], "\nT\n")
+@example(["title: " + "t" * 11, "enabled: true", "source: user"], "\n" + "x" * 101 + "\n")
+def test_loading_shortcut_equals_parse_bytes(fm_lines: list[str], body: str) -> None:
+    check_content(store_file(fm_lines, body))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.binary(max_size=300)
+    | st.text(max_size=300).map(lambda t: ("---\n" + t).encode("utf-8", "surrogatepass"))
+)
+def test_loading_shortcut_equals_parse_bytes_on_any_bytes(raw: bytes) -> None:
+    check_content(raw)
+
+
+def test_loading_shortcut_equals_parse_bytes_on_what_the_store_writes() -> None:
+    from datetime import UTC, datetime
+
+    from store.memoryfile import Fields, render_new
+
+    moment = datetime(2026, 11, 29, 21, 52, 34, 123000, tzinfo=UTC)
+    for title in [
+        "Plain title",
+        "Project: deadline # soon",
+        "2024",
+        "it's",
+        "ünï 日本 🎉",
+        "- dash",
+        "a\u2028b",
+    ]:
+        for session in [None, "s-1", "12345", "null", "x: y"]:
+            fields = Fields(title, True, "ai", session, moment, moment)
+            check_content(render_new(fields, "Some text.").encode("utf-8"))

@@ -1,0 +1,135 @@
+"""The parse index: a start with unchanged files reads none of them, and the index is only ever
+a cache (a changed file is read again; a damaged or foreign index is ignored and rebuilt)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import memory_file, write_raw
+
+from store import GLOBAL, MemoryStore, parse_index, scan
+from store.parse_index import index_path
+
+
+def started(root: Path) -> MemoryStore:
+    s = MemoryStore(root)
+    s.workspaces()
+    if s._index_writer is not None:
+        s._index_writer.join()
+    return s
+
+
+def picture(s: MemoryStore) -> tuple[object, ...]:
+    scopes = [GLOBAL, *s.workspaces()]
+    return tuple(s.memories(scope) for scope in scopes), tuple(s.problems()), tuple(s.ignored())
+
+
+@pytest.fixture
+def filled(root: Path) -> Path:
+    write_raw(root / "global" / "0123abcd.md", memory_file("Global one", "Text"))
+    write_raw(root / "workspaces" / "proj" / "0123abce.md", memory_file("In proj", "More", extra="zeta: 1\n"))
+    write_raw(root / "workspaces" / "proj" / "0123abcf.md", "no frontmatter\n")
+    write_raw(root / "workspaces" / "proj" / "0123abd0.md", memory_file("Bad: 'title", "x"))
+    s = MemoryStore(root)
+    s.create("proj", "Made here", "By the store", source="ai", session_id="s-1")
+    return root
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    reads: list[object] = []
+    real = scan.read_file
+
+    def counting(path: Path | str, limits: object) -> object:
+        reads.append(path)
+        return real(path, limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("store.memory_store.read_file", counting)
+    return reads
+
+
+def test_a_second_start_reads_only_what_is_not_indexed(filled: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = started(filled)
+    assert index_path(filled).is_file()
+    reads = count_reads(monkeypatch)
+    second = started(filled)
+    assert picture(second) == picture(first)
+    # Only the memory with an unknown key (kept out of the index) is read again.
+    assert [Path(p).name for p in reads] == ["0123abce.md"]
+
+
+def test_a_file_whose_stat_changed_is_read_again(filled: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started(filled)
+    path = filled / "global" / "0123abcd.md"
+    st = os.stat(path)
+    # Same size, same mtime: only the ctime (and content) differ.
+    path.write_bytes(memory_file("Global two", "Text").encode())
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    reads = count_reads(monkeypatch)
+    again = started(filled)
+    assert again.get(GLOBAL, "0123abcd").title == "Global two"
+    assert "0123abcd.md" in [Path(p).name for p in reads]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"garbage",
+        b"oda-store-parse-index 1 00000000\n{}",
+        b"oda-store-parse-index 99 00000000\n{}",
+        b"something-else 1 00000000\n{}",
+    ],
+)
+def test_a_damaged_or_foreign_index_is_ignored_and_rebuilt(filled: Path, damage: bytes) -> None:
+    expected = picture(started(filled))
+    index_path(filled).write_bytes(damage)
+    assert picture(started(filled)) == expected
+    assert parse_index.load(filled, MemoryStore(filled).limits) is not None  # rebuilt
+
+
+def test_a_well_formed_index_with_wrong_types_is_ignored(filled: Path) -> None:
+    import json
+    import zlib
+
+    expected = picture(started(filled))
+    header, _, body = index_path(filled).read_bytes().partition(b"\n")
+    data = json.loads(body)
+    data["title"][0] = 12345  # not a string: the whole index is distrusted
+    body = json.dumps(data).encode()
+    index_path(filled).write_bytes(f"oda-store-parse-index 1 {zlib.crc32(body):08x}\n".encode() + body)
+    assert parse_index.load(filled, MemoryStore(filled).limits) is None
+    assert picture(started(filled)) == expected
+
+
+def test_a_flipped_byte_is_caught_by_the_checksum(filled: Path) -> None:
+    started(filled)
+    raw = bytearray(index_path(filled).read_bytes())
+    pos = raw.index(b"Global one")
+    raw[pos] = ord("X")
+    index_path(filled).write_bytes(bytes(raw))
+    assert parse_index.load(filled, MemoryStore(filled).limits) is None
+    assert started(filled).get(GLOBAL, "0123abcd").title == "Global one"
+
+
+def test_other_limits_ignore_the_index(filled: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started(filled)
+    (filled / "settings.yaml").write_text("title_max_chars: 10\n")
+    reads = count_reads(monkeypatch)
+    s = started(filled)
+    assert len(reads) == 5  # every file read again under the new limits
+    assert s.limits.title_max_chars == 10
+
+
+def test_the_index_is_private_and_never_a_memory(filled: Path) -> None:
+    started(filled)
+    assert os.stat(index_path(filled)).st_mode & 0o777 == 0o600
+    assert os.stat(index_path(filled).parent).st_mode & 0o777 == 0o700
+    s = started(filled)
+    assert not any(".index" in str(i.path) for i in s.ignored())
+
+
+def test_reading_an_empty_root_writes_no_index(root: Path) -> None:
+    started(root)
+    assert not root.exists()
