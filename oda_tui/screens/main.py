@@ -29,6 +29,7 @@ from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
 from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
+from .history import HistoryScreen
 from .messages import OpFinished, PreviewRead, StoreRead
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from ..app import OdaApp
 
 # Single-letter keys are hidden (and inert) while a text field has the focus.
-LETTER_ACTIONS = {"new_memory", "toggle", "delete", "filter", "preview", "quit"}
+LETTER_ACTIONS = {"new_memory", "toggle", "delete", "filter", "preview", "quit", "history"}
 
 
 def matches(memory: Memory, words: list[str]) -> bool:
@@ -61,6 +62,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+s", "save", "Save", id="editor.save"),
         Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
         Binding("escape", "back", "Back", id="view.back"),
+        Binding("h", "history", "History", id="memory.history"),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit_key"),
     ]
@@ -533,7 +535,12 @@ class MainScreen(Screen[None]):
                 f"Deleted “{clean_line(message.context['title'])}”. It waits under Recently deleted.",
                 markup=False,
             )
+        elif "done" in message.context:
+            self.notify(clean_line(message.context["done"]), markup=False)
         self.apply_snapshot(message.snapshot)
+        after = message.context.get("after")
+        if after is not None:
+            after()
         if kind == "create" and error is None and message.context["scope"] == self.scope:
             self.table.select_memory(message.result.id)
         self._apply_preview(message.preview_scope, message.preview)
@@ -678,6 +685,14 @@ class MainScreen(Screen[None]):
             filter_input.remove_class("-shown")
         self.set_class(False, "-detail")
         self.table.focus()
+
+    def action_history(self) -> None:
+        """Show every version of the memory, with restore and undo."""
+        memory = self._target()
+        if memory is None:
+            self.notify("There is no memory here to show the history of.", markup=False)
+            return
+        self.app.push_screen(HistoryScreen(memory.scope, memory.id, memory.title))
 
     def action_help(self) -> None:
         """Show every key."""

@@ -1,0 +1,169 @@
+"""The history of one memory: every version, its source in words, a diff, restore and undo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from store import StoreError, scope_label
+from store.model import Memory, Scope, Version
+
+from ..diffing import word_diff
+from ..format import full_moment
+from ..safe import clean_block, clean_line
+from ..words import source_words
+
+if TYPE_CHECKING:
+    from ..app import OdaApp
+
+
+class HistoryScreen(Screen[None]):
+    """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
+
+    CSS_PATH = "history.tcss"
+    BINDINGS = [
+        Binding("r", "restore", "Restore version", id="history.restore"),
+        Binding("u", "undo", "Undo chat change", id="history.undo"),
+        Binding("escape,q,h", "close", "Back", id="history.close"),
+    ]
+
+    class Loaded(Message):
+        """Versions read from the store (or an error)."""
+
+        def __init__(self, memory: Memory | None, versions: list[Version], error: str | None):
+            super().__init__()
+            self.memory = memory
+            self.versions = versions
+            self.error = error
+
+    def __init__(self, scope: Scope, memory_id: str, title: str) -> None:
+        super().__init__()
+        self.scope = scope
+        self.memory_id = memory_id
+        self.memory_title = title
+        self.memory: Memory | None = None
+        self.versions: list[Version] = []
+
+    @property
+    def oda(self) -> OdaApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="history-body"):
+            yield OptionList(id="versions", markup=False)
+            with VerticalScroll(id="version-view"):
+                yield Static("", id="version-head", markup=False)
+                yield Static("", id="version-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"History of “{clean_line(self.memory_title)}” in {scope_label(self.scope)}"
+        self.query_one("#versions", OptionList).border_title = "Versions, newest first"
+        self.load()
+
+    @work(thread=True, group="history", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        """Read the versions and the current memory."""
+        with self.oda.store_lock:
+            try:
+                memory = self.oda.store.get(self.scope, self.memory_id)
+            except StoreError:
+                memory = None  # deleted: its versions remain
+            try:
+                versions = self.oda.store.versions(self.scope, self.memory_id)
+            except StoreError as exc:
+                self.post_message(self.Loaded(memory, [], str(exc)))
+                return
+        self.post_message(self.Loaded(memory, versions, None))
+
+    def on_history_screen_loaded(self, message: Loaded) -> None:
+        if message.error:
+            self.notify(clean_line(message.error), severity="error", markup=False)
+        self.memory = message.memory
+        self.versions = message.versions
+        option_list = self.query_one("#versions", OptionList)
+        keep = option_list.highlighted or 0
+        option_list.clear_options()
+        for version in self.versions:
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append(full_moment(version.moment))
+            prompt.append(f"  {source_words(version.source)}", style="dim")
+            prompt.append("\n")
+            prompt.append(clean_line(version.title), style="bold")
+            option_list.add_option(Option(prompt, id=version.name))
+        if self.versions:
+            option_list.highlighted = min(keep, len(self.versions) - 1)
+            self._show(self.versions[option_list.highlighted])
+        else:
+            self.query_one("#version-head", Static).update("No versions are kept for this memory.")
+            self.query_one("#version-diff", Static).update("")
+        option_list.focus()
+
+    @on(OptionList.OptionHighlighted, "#versions")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index < len(self.versions):
+            self._show(self.versions[event.option_index])
+
+    def _show(self, version: Version) -> None:
+        head = (
+            f"{full_moment(version.moment)} · {source_words(version.source)}\n"
+            f"Title: {clean_line(version.title)}\n"
+        )
+        current = self.memory
+        diff = Text()
+        if current is None:
+            head += "The memory is deleted; this is its text:"
+            diff = Text(clean_block(version.text))
+        elif (version.title, version.text) == (current.title, current.text):
+            head += "This is the current text."
+            diff = Text(clean_block(version.text))
+        else:
+            if version.title != current.title:
+                head += f"(current title: {clean_line(current.title)})\n"
+            head += "Restoring it changes the current text like this (red goes, green comes back):"
+            diff = word_diff(current.text, version.text)
+        self.query_one("#version-head", Static).update(head)
+        self.query_one("#version-diff", Static).update(diff)
+
+    def _selected(self) -> Version | None:
+        index = self.query_one("#versions", OptionList).highlighted
+        if index is None or index >= len(self.versions):
+            return None
+        return self.versions[index]
+
+    def action_restore(self) -> None:
+        """Write the selected version back (kept as a version itself, so undoable)."""
+        version = self._selected()
+        if version is None:
+            return
+        name = version.name
+        self._change(
+            "restore",
+            lambda store: store.restore_version(self.scope, self.memory_id, name),
+            f"Restored the version from {full_moment(version.moment)}.",
+        )
+
+    def action_undo(self) -> None:
+        """Undo the newest change a chat made."""
+        self._change(
+            "undo",
+            lambda store: store.undo(self.scope, self.memory_id),
+            "Undid the newest change from a chat.",
+        )
+
+    def _change(self, kind: str, op, done: str) -> None:  # type: ignore[no-untyped-def]
+        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
+
+    def action_close(self) -> None:
+        """Back to the main screen."""
+        self.dismiss(None)
