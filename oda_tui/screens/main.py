@@ -28,6 +28,7 @@ from ..widgets.editor import Limits, MemoryEditor
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
+from .deleted import DeletedScreen
 from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
 from .history import HistoryScreen
 from .messages import OpFinished, PreviewRead, StoreRead
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from ..app import OdaApp
 
 # Single-letter keys are hidden (and inert) while a text field has the focus.
-LETTER_ACTIONS = {"new_memory", "toggle", "delete", "filter", "preview", "quit", "history"}
+LETTER_ACTIONS = {"new_memory", "toggle", "delete", "filter", "preview", "quit", "history", "deleted"}
 
 
 def matches(memory: Memory, words: list[str]) -> bool:
@@ -63,6 +64,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
         Binding("escape", "back", "Back", id="view.back"),
         Binding("h", "history", "History", id="memory.history"),
+        Binding("x", "deleted", "Recently deleted", show=False, id="view.deleted"),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit_key"),
     ]
@@ -693,6 +695,10 @@ class MainScreen(Screen[None]):
             self.notify("There is no memory here to show the history of.", markup=False)
             return
         self.app.push_screen(HistoryScreen(memory.scope, memory.id, memory.title))
+
+    def action_deleted(self) -> None:
+        """Show the deleted memories of every scope."""
+        self.app.push_screen(DeletedScreen())
 
     def action_help(self) -> None:
         """Show every key."""

@@ -1,0 +1,167 @@
+"""Recently deleted: every deleted memory of each scope, to restore or (after asking) purge."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from store import StoreError, scope_label
+from store.model import Deleted
+
+from ..dialogs import ConfirmDialog
+from ..format import full_moment
+from ..safe import clean_block, clean_line
+
+if TYPE_CHECKING:
+    from ..app import OdaApp
+
+
+class DeletedScreen(Screen[None]):
+    """Deleted memories of every scope, newest first within each scope."""
+
+    CSS_PATH = "deleted.tcss"
+    BINDINGS = [
+        Binding("r", "restore", "Restore", id="deleted.restore"),
+        Binding("x,delete", "purge", "Purge for good", id="deleted.purge"),
+        Binding("escape,q", "close", "Back", id="deleted.close"),
+    ]
+
+    class Loaded(Message):
+        """The deleted memories, read from the store."""
+
+        def __init__(self, entries: list[Deleted], errors: list[str]) -> None:
+            super().__init__()
+            self.entries = entries
+            self.errors = errors
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[Deleted] = []
+
+    @property
+    def oda(self) -> OdaApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="deleted-body"):
+            yield OptionList(id="deleted-list", markup=False)
+            with VerticalScroll(id="deleted-view"):
+                yield Static("", id="deleted-head", markup=False)
+                yield Static("", id="deleted-text", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Recently deleted"
+        self.query_one("#deleted-list", OptionList).border_title = "Recently deleted"
+        self.load()
+
+    @work(thread=True, group="deleted", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        """Read the deleted memories of every scope."""
+        entries: list[Deleted] = []
+        errors: list[str] = []
+        with self.oda.store_lock:
+            store = self.oda.store
+            for scope in [None, *store.workspaces()]:
+                try:
+                    entries.extend(store.deleted(scope))
+                except StoreError as exc:
+                    errors.append(str(exc))
+        self.post_message(self.Loaded(entries, errors))
+
+    def on_deleted_screen_loaded(self, message: Loaded) -> None:
+        for error in message.errors:
+            self.notify(clean_line(error), severity="error", markup=False)
+        self.entries = message.entries
+        option_list = self.query_one("#deleted-list", OptionList)
+        keep = option_list.highlighted or 0
+        option_list.clear_options()
+        for entry in self.entries:
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append(clean_line(entry.title) or "(no title)", style="bold")
+            if entry.problem:
+                prompt.append("  (a problem file)", style="yellow")
+            prompt.append("\n")
+            prompt.append(f"{scope_label(entry.scope)} · deleted {full_moment(entry.deleted_at)}")
+            option_list.add_option(Option(prompt))
+        if self.entries:
+            option_list.highlighted = min(keep, len(self.entries) - 1)
+            self._show(self.entries[option_list.highlighted])
+        else:
+            self.query_one("#deleted-head", Static).update("Nothing is waiting under Recently deleted.")
+            self.query_one("#deleted-text", Static).update("")
+        option_list.focus()
+
+    @on(OptionList.OptionHighlighted, "#deleted-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index < len(self.entries):
+            self._show(self.entries[event.option_index])
+
+    @on(OptionList.OptionSelected, "#deleted-list")
+    def _selected_with_enter(self, event: OptionList.OptionSelected) -> None:
+        self.action_restore()
+
+    def _show(self, entry: Deleted) -> None:
+        self.query_one("#deleted-head", Static).update(
+            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, "
+            f"deleted {full_moment(entry.deleted_at)}. Its last text:"
+        )
+        self.query_one("#deleted-text", Static).update(
+            clean_block(entry.text) if entry.text else "(a problem file: no readable text)"
+        )
+
+    def _selected(self) -> Deleted | None:
+        index = self.query_one("#deleted-list", OptionList).highlighted
+        if index is None or index >= len(self.entries):
+            return None
+        return self.entries[index]
+
+    def action_restore(self) -> None:
+        """Put the memory back (the replaced state is kept as a version)."""
+        entry = self._selected()
+        if entry is None:
+            return
+        self.oda.main_screen.run_op(
+            "restore_deleted",
+            lambda store: store.restore_deleted(entry.scope, entry.id),
+            {"done": f"Restored “{clean_line(entry.title)}”.", "after": self.load},
+        )
+
+    def action_purge(self) -> None:
+        """Remove it and all its versions for good, after a confirmation."""
+        entry = self._selected()
+        if entry is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.oda.main_screen.run_op(
+                    "purge",
+                    lambda store: store.purge_deleted(entry.scope, entry.id),
+                    {"done": f"Purged “{clean_line(entry.title)}”.", "after": self.load},
+                )
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Purge “{clean_line(entry.title)}” for good?",
+                yes="Purge",
+                no="Cancel",
+                detail="This removes the memory and all its versions. It cannot be undone; "
+                "it is the only change in this app that cannot.",
+            ),
+            answered,
+        )
+
+    def action_close(self) -> None:
+        """Back to the main screen."""
+        self.dismiss(None)
