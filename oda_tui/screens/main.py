@@ -21,6 +21,7 @@ from store.model import ChatMemory, Memory, Scope
 
 from ..dialogs import ConfirmDialog, ConflictDialog
 from ..dialogs.conflict import Choice
+from ..external_editor import open_in_editor
 from ..safe import clean_block, clean_line
 from ..snapshot import Snapshot, take_snapshot
 from ..widgets.chat_preview import ChatPreview
@@ -32,6 +33,7 @@ from .deleted import DeletedScreen
 from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
 from .history import HistoryScreen
 from .messages import OpFinished, PreviewRead, StoreRead
+from .problems import ProblemsScreen
 
 if TYPE_CHECKING:
     from store import MemoryStore
@@ -39,7 +41,18 @@ if TYPE_CHECKING:
     from ..app import OdaApp
 
 # Single-letter keys are hidden (and inert) while a text field has the focus.
-LETTER_ACTIONS = {"new_memory", "toggle", "delete", "filter", "preview", "quit", "history", "deleted"}
+LETTER_ACTIONS = {
+    "new_memory",
+    "toggle",
+    "delete",
+    "filter",
+    "preview",
+    "quit",
+    "history",
+    "deleted",
+    "problems",
+    "external_editor",
+}
 
 
 def matches(memory: Memory, words: list[str]) -> bool:
@@ -65,6 +78,8 @@ class MainScreen(Screen[None]):
         Binding("escape", "back", "Back", id="view.back"),
         Binding("h", "history", "History", id="memory.history"),
         Binding("x", "deleted", "Recently deleted", show=False, id="view.deleted"),
+        Binding("exclamation_mark", "problems", "Problems", show=False, id="view.problems"),
+        Binding("e", "external_editor", "Open in $EDITOR", show=False, id="memory.editor"),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit_key"),
     ]
@@ -309,7 +324,7 @@ class MainScreen(Screen[None]):
         parts = [clean_line(str(self.oda.root))]
         problems = len(self.snapshot.problems)
         if problems:
-            parts.append(f"{problems} problem file{'s' if problems != 1 else ''}")
+            parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
         if self.snapshot.settings_problems:
             parts.append("settings.yaml has problems")
         self.sub_title = " · ".join(parts)
@@ -699,6 +714,27 @@ class MainScreen(Screen[None]):
     def action_deleted(self) -> None:
         """Show the deleted memories of every scope."""
         self.app.push_screen(DeletedScreen())
+
+    def action_problems(self) -> None:
+        """Show the problem files, ignored entries and settings problems."""
+        self.app.push_screen(ProblemsScreen())
+
+    def action_external_editor(self) -> None:
+        """Open the memory's file in $VISUAL or $EDITOR; it is read again on return."""
+        memory = self._target()
+        if memory is None:
+            self.notify("There is no memory here to open.", markup=False)
+            return
+
+        def edit() -> None:
+            if self.editor.memory_id == memory.id:
+                self.editor.revert()
+            error = open_in_editor(self.app, memory.path)
+            if error:
+                self.notify(error, severity="warning", markup=False)
+            self.run_op("refresh_file", lambda store: store.refresh([memory.path]), {})
+
+        self._guard(edit)
 
     def action_help(self) -> None:
         """Show every key."""

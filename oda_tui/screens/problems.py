@@ -1,0 +1,228 @@
+"""Problem files, ignored entries and settings problems; fix a file in place or in $EDITOR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from store import scope_label
+from store.atomic import write_atomic
+
+from ..external_editor import open_in_editor
+from ..safe import clean_block, clean_line
+
+if TYPE_CHECKING:
+    from ..app import OdaApp
+
+#: Files larger than this are shown cut short and cannot be edited in place.
+MAX_EDIT_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the problems list."""
+
+    kind: str  # "problem", "ignored" or "settings"
+    message: str
+    path: Path | None = None
+    scope: str | None = None
+    line: int | None = None
+
+
+class ProblemsScreen(Screen[None]):
+    """Everything in the store that is not a usable memory, each with its reason."""
+
+    CSS_PATH = "problems.tcss"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save file", id="problems.save"),
+        Binding("e", "external", "Open in $EDITOR", id="problems.editor"),
+        Binding("escape", "close", "Back", id="problems.close"),
+    ]
+
+    class Loaded(Message):
+        """The entries, and the raw content of the selected file."""
+
+        def __init__(self, entries: list[Entry]) -> None:
+            super().__init__()
+            self.entries = entries
+
+    class FileRead(Message):
+        """The raw content of one file."""
+
+        def __init__(self, path: Path, text: str, editable: bool, line: int | None) -> None:
+            super().__init__()
+            self.path = path
+            self.text = text
+            self.editable = editable
+            self.line = line
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[Entry] = []
+        self.shown: Path | None = None
+        self._loaded_text = ""
+
+    @property
+    def oda(self) -> OdaApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="problems-body"):
+            yield OptionList(id="problem-list", markup=False)
+            with Vertical(id="problem-view"):
+                yield Static("", id="problem-head", markup=False)
+                yield TextArea(id="problem-raw", show_line_numbers=True, soft_wrap=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Problem files"
+        self.query_one("#problem-list", OptionList).border_title = "Not used as memories"
+        self.load()
+
+    @work(thread=True, group="problems", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        """Read the problems, ignored entries and settings problems."""
+        with self.oda.store_lock:
+            store = self.oda.store
+            entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
+            entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
+            entries += [Entry("settings", m) for m in store.settings_problems()]
+        self.post_message(self.Loaded(entries))
+
+    def _relative(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.oda.store.root))
+        except ValueError:
+            return str(path)
+
+    def on_problems_screen_loaded(self, message: Loaded) -> None:
+        self.entries = message.entries
+        option_list = self.query_one("#problem-list", OptionList)
+        keep = next((i for i, e in enumerate(self.entries) if e.path == self.shown and e.path), None)
+        keep = keep if keep is not None else min(option_list.highlighted or 0, len(self.entries))
+        option_list.clear_options()
+        for entry in self.entries:
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            label = {"problem": "⚠ ", "ignored": "· ", "settings": "⚙ "}[entry.kind]
+            where = self._relative(entry.path) if entry.path else "settings.yaml"
+            prompt.append(label + clean_line(where), style="bold")
+            prompt.append("\n")
+            prompt.append(clean_line(entry.message), style="dim")
+            option_list.add_option(Option(prompt))
+        if self.entries:
+            option_list.highlighted = min(keep, len(self.entries) - 1)
+            self._select(self.entries[option_list.highlighted])
+        else:
+            self.shown = None
+            self.query_one("#problem-head", Static).update(
+                "No problem files: every file in the store is a usable memory."
+            )
+            self._set_raw("", editable=False)
+        option_list.focus()
+
+    @on(OptionList.OptionHighlighted, "#problem-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index < len(self.entries):
+            self._select(self.entries[event.option_index])
+
+    def _select(self, entry: Entry) -> None:
+        head = self.query_one("#problem-head", Static)
+        where = self._relative(entry.path) if entry.path else "settings.yaml"
+        line = f" (line {entry.line})" if entry.line else ""
+        scope = f" in {scope_label(entry.scope)}" if entry.kind == "problem" else ""
+        head.update(f"{clean_line(where)}{scope}{line}\n{clean_line(entry.message)}")
+        path = entry.path if entry.path else self.oda.store.root / "settings.yaml"
+        if entry.kind == "ignored" and entry.path is not None and entry.path.is_dir():
+            self.shown = None
+            self._set_raw("", editable=False)
+            return
+        self.shown = path
+        self.read_file(path, entry.line)
+
+    @work(thread=True, group="problem-file", exclusive=True, exit_on_error=False)
+    def read_file(self, path: Path, line: int | None) -> None:
+        """Read a file's raw bytes for display (never parsed, never markup)."""
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(MAX_EDIT_BYTES + 1)
+        except OSError as exc:
+            self.post_message(self.FileRead(path, f"(could not read: {exc.strerror})", False, None))
+            return
+        editable = len(data) <= MAX_EDIT_BYTES
+        text = clean_block(data[:MAX_EDIT_BYTES].decode("utf-8", errors="replace"))
+        self.post_message(self.FileRead(path, text, editable, line))
+
+    def on_problems_screen_file_read(self, message: FileRead) -> None:
+        if message.path != self.shown:
+            return
+        self._set_raw(message.text, editable=message.editable)
+        line = message.line
+        raw = self.query_one("#problem-raw", TextArea)
+        if line:
+            # Mark the line the YAML error names by selecting it.
+            raw.select_line(max(line - 1, 0))
+            raw.scroll_cursor_visible(center=True)
+
+    def _set_raw(self, text: str, *, editable: bool) -> None:
+        raw = self.query_one("#problem-raw", TextArea)
+        raw.load_text(text)
+        raw.read_only = not editable
+        self._loaded_text = text
+
+    def action_save(self) -> None:
+        """Save the edited file atomically; the store reads it again."""
+        path = self.shown
+        raw = self.query_one("#problem-raw", TextArea)
+        if path is None or raw.read_only:
+            return
+        if raw.text == self._loaded_text:
+            self.notify("There are no unsaved changes to this file.", markup=False)
+            return
+        self.write_file(path, raw.text)
+
+    @work(thread=True, group="problem-write", exit_on_error=False)
+    def write_file(self, path: Path, text: str) -> None:
+        """Write the fixed file and let the store re-read it."""
+        try:
+            write_atomic(path, text.encode("utf-8"))
+        except OSError as exc:
+            self.app.call_from_thread(
+                self.notify,
+                f"The file could not be saved: {exc.strerror or exc}",
+                severity="error",
+                markup=False,
+            )
+            return
+        self.app.call_from_thread(self._after_change, path, "Saved the file.")
+
+    def action_external(self) -> None:
+        """Open the file in $VISUAL or $EDITOR; it is read again on return."""
+        path = self.shown
+        if path is None:
+            return
+        error = open_in_editor(self.app, path)
+        if error:
+            self.notify(error, severity="warning", markup=False)
+        self._after_change(path, None)
+
+    def _after_change(self, path: Path, done: str | None) -> None:
+        context: dict[str, Any] = {"after": self.load}
+        if done:
+            context["done"] = done
+        self.oda.main_screen.run_op("refresh_file", lambda store: store.refresh([path]), context)
+
+    def action_close(self) -> None:
+        """Back to the main screen."""
+        self.dismiss(None)
