@@ -33,3 +33,15 @@ def memory_file(
 ) -> str:
     """A valid memory file's text, as a person would write it."""
     return f"---\ntitle: {title}\nenabled: {enabled}\nsource: {source}\n{extra}---\n\n{text}\n"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--stress", action="store_true", default=False, help="run the reliability harness 10x longer"
+    )
+
+
+@pytest.fixture
+def stress(request: pytest.FixtureRequest) -> int:
+    """How many times longer the reliability harness runs (10 with --stress, else 1)."""
+    return 10 if request.config.getoption("--stress") else 1
