@@ -39,8 +39,9 @@ def test_four_processes_lose_no_change(tmp_path: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     store = MemoryStore(root)
-    ids = [store.create(GLOBAL, f"Shared {n}", f"Start {n}").id for n in range(3)]
-    rounds = 18 * (1 if stress == 1 else 5)  # per process; over 3 memories: < 100 versions each
+    # 18 changes per process and 3 memories (x stress): about 25 versions each, under the 100 kept.
+    ids = [store.create(GLOBAL, f"Shared {n}", f"Start {n}").id for n in range(3 * stress)]
+    rounds = 18 * stress
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     procs = [
         subprocess.Popen(
