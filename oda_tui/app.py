@@ -12,6 +12,7 @@ from textual.binding import Binding
 from store import MemoryStore
 
 from .dialogs import ConfirmDialog
+from .palette import OdaCommands
 from .safe import clean_line
 from .screens import MainScreen
 from .watcher import DiskWatcher, FilesChanged
@@ -23,6 +24,7 @@ class OdaApp(App[None]):
     # The default screen's own CSS_PATH is not loaded by Textual, so the app loads it.
     CSS_PATH = ["oda.tcss", "screens/main.tcss"]
     TITLE = "Oda memory"
+    COMMANDS = App.COMMANDS | {OdaCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
     ]

@@ -715,6 +715,35 @@ class MainScreen(Screen[None]):
         """Show the deleted memories of every scope."""
         self.app.push_screen(DeletedScreen())
 
+    def jump_to_scope(self, scope: Scope) -> None:
+        """Select a scope (asking first when there are unsaved edits)."""
+        self.post_message(ScopeList.ScopeHighlighted(scope))
+
+    def jump_to(self, scope: Scope, memory_id: str) -> None:
+        """Open a memory of any scope in the editor (asking first about unsaved edits)."""
+
+        def go() -> None:
+            if self.snapshot is None or self.snapshot.find(scope, memory_id) is None:
+                self.notify("That memory is no longer there.", markup=False)
+                return
+            self.scope = scope
+            self.scopes.select_scope(scope)
+            if self.filter_words and memory_id not in [m.id for m in self._visible()]:
+                self.query_one("#filter", Input).value = ""
+                self.filter_words = []
+            self._show_list(keep=memory_id)
+            self.table.select_memory(memory_id)
+            self._open_current_row()
+            self._update_meter()
+            self.load_preview(scope)
+            self._show_detail("tab-editor")
+            self.call_after_refresh(self.editor.text_area.focus)
+
+        if self.editor.memory_id == memory_id and self.editor.scope == scope:
+            go()
+        else:
+            self._guard(go)
+
     def action_problems(self) -> None:
         """Show the problem files, ignored entries and settings problems."""
         self.app.push_screen(ProblemsScreen())
