@@ -15,6 +15,7 @@ from .dialogs import ConfirmDialog
 from .palette import OdaCommands
 from .safe import clean_line
 from .screens import MainScreen
+from .theming import load_themes, save_theme, saved_theme
 from .watcher import DiskWatcher, FilesChanged
 
 
@@ -38,6 +39,7 @@ class OdaApp(App[None]):
         self.start_workspace = workspace
         self.watcher: DiskWatcher | None = DiskWatcher(self.root, self) if watch else None
         self.sub_title = clean_line(str(self.root))
+        self._themes_ready = False
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)
@@ -51,8 +53,31 @@ class OdaApp(App[None]):
         raise LookupError("no main screen")
 
     def on_mount(self) -> None:
+        self._load_themes()
         if self.watcher is not None:
             self._watch()
+
+    def _load_themes(self) -> None:
+        loaded = load_themes()
+        for theme in loaded.themes:
+            self.register_theme(theme)
+        for problem in loaded.problems:
+            self.notify(f"Theme skipped: {problem}", severity="warning", markup=False, timeout=10)
+        wanted = saved_theme()
+        if wanted and wanted in self.available_themes:
+            self.theme = wanted
+        elif wanted:
+            self.notify(
+                f"The theme “{wanted}” chosen last time is not available.",
+                severity="warning",
+                markup=False,
+            )
+        self._themes_ready = True
+
+    def watch_theme(self, theme: str) -> None:
+        # Only a choice made after start-up is remembered, not the start-up default.
+        if self._themes_ready:
+            save_theme(theme)
 
     @work(thread=True, group="watcher", exit_on_error=False)
     def _watch(self) -> None:

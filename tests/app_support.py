@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,6 +11,9 @@ from textual.pilot import Pilot
 
 from oda_tui.app import OdaApp
 from oda_tui.screens import MainScreen
+
+# The app reads (and on a theme change writes) its config folder: never the real one in tests.
+os.environ.setdefault("ODA_TUI_CONFIG", tempfile.mkdtemp(prefix="oda-tui-config-"))
 
 # Bounded polling, never a timed assertion: each step yields to the app for a moment.
 MAX_POLLS = 400

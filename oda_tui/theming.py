@@ -1,0 +1,142 @@
+"""Themes as YAML data files: the app's own (``themes/``) and the person's (config folder).
+
+Each file is validated before it becomes a Textual ``Theme``; a bad file is reported by name
+and skipped. The chosen theme is remembered in ``settings.json`` in the config folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import yaml
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+CONFIG_ENV = "ODA_TUI_CONFIG"
+SETTINGS_FILE = "settings.json"
+COLOR_FIELDS = (
+    "primary",
+    "secondary",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+    "warning",
+    "error",
+    "success",
+)
+ALLOWED = {f.name for f in fields(Theme)} - {"ansi"}
+
+
+@dataclass(frozen=True)
+class ThemeLoad:
+    """The themes found, and one message for each file that could not be used."""
+
+    themes: list[Theme]
+    problems: list[str]
+
+
+def config_dir() -> Path:
+    """The person's config folder for oda-tui (``$ODA_TUI_CONFIG`` overrides it)."""
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env).expanduser()
+    return platformdirs.user_config_path("oda-tui", appauthor=False)
+
+
+def bundled_theme_dirs() -> list[Path]:
+    """Where the app's own themes are: inside the installed package, or the source checkout."""
+    here = Path(__file__).resolve().parent
+    return [d for d in (here / "themes", here.parent / "themes") if d.is_dir()]
+
+
+def user_theme_dir() -> Path:
+    """Where a person puts their own theme files."""
+    return config_dir() / "themes"
+
+
+def parse_theme(data: Any, source: str) -> Theme:
+    """A Theme from a file's YAML data; ValueError with a clear message when it is not one."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{source}: a theme file holds key: value settings")
+    unknown = sorted(str(k) for k in data if k not in ALLOWED)
+    if unknown:
+        raise ValueError(f"{source}: unknown setting(s) {', '.join(unknown)}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{source}: the theme needs a name")
+    if "primary" not in data:
+        raise ValueError(f"{source}: the theme needs a primary colour")
+    for key in COLOR_FIELDS:
+        if key in data:
+            try:
+                Color.parse(str(data[key]))
+            except ColorParseError:
+                raise ValueError(f"{source}: {key} is not a colour: {data[key]!r}") from None
+    if "dark" in data and not isinstance(data["dark"], bool):
+        raise ValueError(f"{source}: dark must be true or false")
+    variables = data.get("variables", {})
+    if not isinstance(variables, dict):
+        raise ValueError(f"{source}: variables must be key: value settings")
+    values = {k: (str(v) if k in COLOR_FIELDS else v) for k, v in data.items()}
+    values["variables"] = {str(k): str(v) for k, v in variables.items()}
+    return Theme(**values)
+
+
+def load_themes(dirs: list[Path] | None = None) -> ThemeLoad:
+    """Every valid theme in the bundled folders and the person's folder, later ones winning."""
+    dirs = dirs if dirs is not None else [*bundled_theme_dirs(), user_theme_dir()]
+    themes: dict[str, Theme] = {}
+    problems: list[str] = []
+    for folder in dirs:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.y*ml")):
+            try:
+                data = yaml.safe_load(path.read_text(encoding="utf-8"))
+                theme = parse_theme(data, path.name)
+            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+                problems.append(f"{path.name}: could not be read ({' '.join(str(exc).split())})")
+                continue
+            except ValueError as exc:
+                problems.append(str(exc))
+                continue
+            themes[theme.name] = theme
+    return ThemeLoad(list(themes.values()), problems)
+
+
+def saved_theme() -> str | None:
+    """The theme chosen last time, if any."""
+    try:
+        data = json.loads((config_dir() / SETTINGS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    theme = data.get("theme") if isinstance(data, dict) else None
+    return theme if isinstance(theme, str) else None
+
+
+def save_theme(name: str) -> None:
+    """Remember the chosen theme (atomically; a failure to save is not an error)."""
+    folder = config_dir()
+    path = folder / SETTINGS_FILE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                data = {}
+        except (OSError, ValueError):
+            data = {}
+        data["theme"] = name
+        tmp = folder / f".{SETTINGS_FILE}.tmp"
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
