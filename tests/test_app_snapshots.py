@@ -1,0 +1,90 @@
+"""Snapshot tests (pytest-textual-snapshot): main screen, history, problems and help.
+
+The store is built with a fixed clock, in UTC, at a relative root, so every run draws the
+same screen. Update the pictures with ``pytest tests/test_app_snapshots.py --snapshot-update``
+after an intended change, and look at them before committing.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from app_support import settle, started, write_raw
+
+import store.memory_store
+from oda_tui.app import OdaApp
+from store import GLOBAL, MemoryStore
+
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.fixture
+def fixed_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A small store written at fixed moments; returns the relative root the app opens."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    moments = (datetime(2024, 3, 5, 9, 0, tzinfo=UTC) + timedelta(minutes=i) for i in range(10_000))
+    monkeypatch.setattr(store.memory_store, "now_utc", lambda: next(moments))
+    monkeypatch.chdir(tmp_path)
+    root = Path("memory")
+    memories = MemoryStore(tmp_path / "memory")
+    style = memories.create(GLOBAL, "Code style", "Type hints everywhere.\nSmall functions.")
+    memories.change(GLOBAL, style.id, text="Type hints everywhere.\nSmall pure functions.")
+    memories.change(
+        GLOBAL, style.id, text="Type hints.\nSmall pure functions.\nNo clever tricks.", via="chat"
+    )
+    memories.create(GLOBAL, "Reply language", "Reply in English, in short bullet points.")
+    memories.create(GLOBAL, "Prefers uv", "Use uv, not pip.", source="ai", session_id="chat-42", via="chat")
+    off = memories.create(GLOBAL, "[@click=app.quit]x[/] old note", "Turned off.")
+    memories.set_enabled(GLOBAL, off.id, False)
+    memories.create("web", "Stack", "Django 5, HTMX, PostgreSQL.")
+    write_raw(
+        memories.memory_path("web", "0badf11e"),
+        "---\ntitle: [unclosed\nenabled: true\nsource: user\n---\n\nBroken YAML above.\n",
+    )
+    yield root
+    time.tzset()
+
+
+async def _loaded(pilot) -> None:  # type: ignore[no-untyped-def]
+    await started(pilot)
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_main_screen(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=_loaded)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    async def open_history(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _loaded(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        await pilot.press("down")
+
+    assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_history)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_problems(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    async def open_problems(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _loaded(pilot)
+        await pilot.press("exclamation_mark")
+        await settle(pilot)
+
+    assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_problems)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    async def open_help(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _loaded(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_help)
