@@ -24,6 +24,7 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("Filter the memory list", "filter", "By title and text, as you type"),
     ("Show the chat preview", "preview", "Exactly what a chat receives"),
     ("Show the history of the memory", "history", "Every version, restore and undo"),
+    ("Copy the memory to another scope", "copy_to", "Global or a workspace"),
     ("Recently deleted", "deleted", "Restore or purge deleted memories"),
     ("Problem files", "problems", "Files that are not used, and why"),
     ("Open the memory in $EDITOR", "external_editor", "Your own editor; read again on return"),

@@ -21,6 +21,7 @@ from store.model import ChatMemory, Memory, Scope
 
 from ..dialogs import ConfirmDialog, ConflictDialog
 from ..dialogs.conflict import Choice
+from ..dialogs.scope_picker import ScopePicker
 from ..external_editor import open_in_editor
 from ..safe import clean_block, clean_line
 from ..snapshot import Snapshot, take_snapshot
@@ -77,6 +78,7 @@ class MainScreen(Screen[None]):
         Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
         Binding("escape", "back", "Back", id="view.back"),
         Binding("h", "history", "History", id="memory.history"),
+        Binding("c", "copy_to", "Copy to…", show=False, id="memory.copy"),
         Binding("x", "deleted", "Recently deleted", show=False, id="view.deleted"),
         Binding("exclamation_mark", "problems", "Problems", show=False, id="view.problems"),
         Binding("e", "external_editor", "Open in $EDITOR", show=False, id="memory.editor"),
@@ -743,6 +745,36 @@ class MainScreen(Screen[None]):
             go()
         else:
             self._guard(go)
+
+    def action_copy_to(self) -> None:
+        """Copy the memory to another scope (refused there over a limit, with the store's words)."""
+        memory = self._target()
+        if memory is None or self.snapshot is None:
+            self.notify("There is no memory here to copy.", markup=False)
+            return
+        targets = [s.scope for s in self.snapshot.scopes if s.scope != memory.scope]
+        if not targets:
+            self.notify("There is no other scope to copy to yet.", markup=False)
+            return
+
+        def chosen(answer: tuple[Scope] | None) -> None:
+            if answer is None:
+                return
+            (target,) = answer
+            self.run_op(
+                "copy",
+                lambda store: store.create(
+                    target,
+                    memory.title,
+                    memory.text,
+                    enabled=memory.enabled,
+                    source=memory.source,
+                    session_id=memory.session_id,
+                ),
+                {"done": f"Copied “{clean_line(memory.title)}” to {scope_label(target)}."},
+            )
+
+        self.app.push_screen(ScopePicker(f"Copy “{clean_line(memory.title)}” to:", targets), chosen)
 
     def action_problems(self) -> None:
         """Show the problem files, ignored entries and settings problems."""
