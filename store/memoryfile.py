@@ -414,10 +414,17 @@ def render_field(key: str, value: Any) -> list[str]:
         return [f"{key}: {'true' if value else 'false'}"]
     if isinstance(value, datetime):
         return [f"{key}: {format_timestamp(value)}"]
+    if isinstance(value, str) and _NEEDS_ESCAPES.search(value):
+        # PyYAML's single quotes fold NEL and friends into spaces; double quotes escape them.
+        quoted = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=1_000_000)
+        return [f"{key}: {quoted.rstrip(chr(10))}"]
     dumped = yaml.safe_dump(
         {key: value}, allow_unicode=True, width=1_000_000, sort_keys=False, default_flow_style=False
     )
     return dumped.rstrip("\n").split("\n")
+
+
+_NEEDS_ESCAPES = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 
 
 def field_values(fields: Fields) -> dict[str, Any]:

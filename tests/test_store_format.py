@@ -264,3 +264,10 @@ def test_store_reads_what_it_wrote(store: MemoryStore, root: Path) -> None:
     assert isinstance(again, Memory)
     assert again == made
     assert again.title == "Spaced title" and again.text == "body"
+
+
+@pytest.mark.parametrize("value", ["\x85", "a\u2028b", "\u2029", "x\ny", "\x1b[31m", "tab\there"])
+def test_line_breaks_and_controls_in_session_ids_survive_a_rewrite(value: str) -> None:
+    raw = render_new(Fields(title="T", enabled=True, source="ai", session_id=value), "x").encode()
+    doc = parse_bytes(raw, LIMITS)
+    assert isinstance(doc, Document) and doc.fields.session_id == value
