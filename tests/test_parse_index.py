@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import memory_file, write_raw
 
-from store import GLOBAL, MemoryStore, parse_index, scan
+from store import GLOBAL, Limits, MemoryStore, parse_index, scan
 from store.parse_index import index_path
 
 
@@ -86,7 +86,7 @@ def test_a_damaged_or_foreign_index_is_ignored_and_rebuilt(filled: Path, damage:
     expected = picture(started(filled))
     index_path(filled).write_bytes(damage)
     assert picture(started(filled)) == expected
-    assert parse_index.load(filled, MemoryStore(filled).limits) is not None  # rebuilt
+    assert parse_index.load(filled, Limits()) is not None  # rebuilt
 
 
 def test_a_well_formed_index_with_wrong_types_is_ignored(filled: Path) -> None:
@@ -99,7 +99,7 @@ def test_a_well_formed_index_with_wrong_types_is_ignored(filled: Path) -> None:
     data["title"][0] = 12345  # not a string: the whole index is distrusted
     body = json.dumps(data).encode()
     index_path(filled).write_bytes(f"oda-store-parse-index 1 {zlib.crc32(body):08x}\n".encode() + body)
-    assert parse_index.load(filled, MemoryStore(filled).limits) is None
+    assert parse_index.load(filled, Limits()) is None
     assert picture(started(filled)) == expected
 
 
@@ -109,7 +109,7 @@ def test_a_flipped_byte_is_caught_by_the_checksum(filled: Path) -> None:
     pos = raw.index(b"Global one")
     raw[pos] = ord("X")
     index_path(filled).write_bytes(bytes(raw))
-    assert parse_index.load(filled, MemoryStore(filled).limits) is None
+    assert parse_index.load(filled, Limits()) is None
     assert started(filled).get(GLOBAL, "0123abcd").title == "Global one"
 
 
