@@ -30,7 +30,7 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("Open the memory in $EDITOR", "external_editor", "Your own editor; read again on return"),
     ("Save the memory", "save", "Save the edits in the editor"),
     ("Revert the edits", "revert", "Back to the text on disk"),
-    ("Keys", "help", "Every key of the app"),
+    ("Help: every key of the app", "help", "Also ? and F1"),
     ("Quit", "quit", "Asks first when there are unsaved edits"),
 ]
 

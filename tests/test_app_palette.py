@@ -26,7 +26,7 @@ async def test_palette_runs_an_action(tmp_path: Path) -> None:
         await started(pilot)
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"keys")
+        await pilot.press(*"help: every key")
         await wait_for_palette_results(pilot, app.screen)
         await pilot.press("enter")
         await pilot.pause()
