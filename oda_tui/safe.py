@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from rich.text import Text
-from textual.content import Content
 
 # C0 controls except tab and newline, DEL, and the C1 range (which some terminals obey).
 _CONTROL_BLOCK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -26,8 +25,3 @@ def clean_line(text: str) -> str:
 def plain(text: str, style: str = "") -> Text:
     """A Rich ``Text`` of one line of user text, never parsed as markup."""
     return Text(clean_line(text), style=style, no_wrap=True, overflow="ellipsis")
-
-
-def plain_content(text: str, *, block: bool = False) -> Content:
-    """A Textual ``Content`` of user text, never parsed as markup."""
-    return Content(clean_block(text) if block else clean_line(text))

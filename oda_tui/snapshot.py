@@ -10,7 +10,7 @@ from store import GLOBAL, StoreError, scope_label
 
 if TYPE_CHECKING:
     from store import MemoryStore
-    from store.model import ChatMemory, Memory, Problem, Scope
+    from store.model import Memory, Problem, Scope
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,3 @@ def _valid_workspace(store: MemoryStore, key: str) -> bool:
     except StoreError:
         return False
     return True
-
-
-def take_preview(store: MemoryStore, scope: Scope) -> ChatMemory:
-    """Exactly what a chat receives for ``scope`` (Global: a chat outside any workspace)."""
-    return store.chat_memory(scope)

@@ -97,8 +97,6 @@ class MemoryTable(ScrollView, can_focus=True):
         self._shown: list[Memory] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}
-        #: How many times the rows were (re)painted because they changed.
-        self.paints = 0
 
     # -- data ----------------------------------------------------------------------------
 
@@ -152,7 +150,6 @@ class MemoryTable(ScrollView, can_focus=True):
         if row is None:
             row = min(self.cursor_row, max(len(new) - 1, 0))
         self._set_cursor(row, announce=False)
-        self.paints += 1
         self.refresh()
 
     def select_memory(self, memory_id: str) -> None:
