@@ -15,7 +15,7 @@ from filelock import FileLock
 
 from . import history, parse_index
 from . import messages as msg
-from .atomic import remove_durably, write_atomic
+from .atomic import fsync_dir, remove_durably, write_atomic
 from .chat import build_chat_memory, chat_chars, entry_chars, estimate_tokens
 from .duplicates import find_duplicates, find_similar
 from .errors import StoreError
@@ -459,6 +459,43 @@ class MemoryStore:
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
             history.purge(hdir)
 
+    def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
+        """Move a memory to another scope with its history (same id when it is free there).
+
+        Refused with the usual message when a chat the memory would reach goes over its limit.
+        """
+        self._check_scope(scope)
+        self._check_scope(target)
+        if target == scope:
+            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.SAME_SCOPE))
+        with self._writing():
+            doc = self._current(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
+            if doc.fields.enabled:
+                size = entry_chars(doc.fields.title, doc.text)
+                self._check_chats({scope: (-size, -1), target: (size, 1)})
+            new_id = memory_id
+            if (
+                _memory_path(self.root, target, new_id).exists()
+                or history_dir(self.root, target, new_id).exists()
+            ):
+                new_id = self._new_id(target)
+            source = _memory_path(self.root, scope, memory_id)
+            raw = source.read_bytes()
+            # Order matters for a crash: the new file first, then its history, then the old
+            # file, so at every moment the text is on disk at least once.
+            moved = self._write_memory(target, new_id, raw)
+            old_history = history_dir(self.root, scope, memory_id)
+            if old_history.exists():
+                new_history = history_dir(self.root, target, new_id)
+                make_dirs(new_history.parent)
+                os.replace(old_history, new_history)
+                fsync_dir(new_history.parent)
+                fsync_dir(old_history.parent)
+            remove_durably(source)
+            self._loaded().drop(source)
+            return moved
+
     def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
         """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
         self._check_scope(scope)
@@ -875,21 +912,32 @@ class MemoryStore:
         after: tuple[str, str] | None,
     ) -> None:
         """Refuse when some chat this memory reaches would go over the limit and grow."""
-        limit = self._limits.chat_max_tokens
         current = self._loaded().by_scope.get(scope, {}).get(memory_id)
         if before is None and isinstance(current, Memory) and current.enabled:
             before = (current.title, current.text)
         delta_chars = (entry_chars(*after) if after else 0) - (entry_chars(*before) if before else 0)
         delta_count = (after is not None) - (before is not None)
-        chats: list[str | None] = [None, *self.workspaces()] if scope is None else [scope]
+        self._check_chats({scope: (delta_chars, delta_count)})
+
+    def _check_chats(self, deltas: dict[Scope, tuple[int, int]]) -> None:
+        """Refuse when these changes (characters, entries, by scope) would take some chat over
+        the limit and make it grow; the message names the chat that would be largest."""
+        limit = self._limits.chat_max_tokens
+        keys = {s for s in deltas if s is not None}
+        chats: list[str | None] = sorted(keys)
+        if None in deltas:
+            chats = [None, *sorted(set(self.workspaces()) | keys)]
         worst: tuple[int, str | None] | None = None
         for chat in chats:
             total, count = self._sums(None)
+            d_chars, d_count = deltas.get(None, (0, 0))
             if chat is not None:
                 more, n = self._sums(chat)
+                extra_chars, extra_count = deltas.get(chat, (0, 0))
                 total, count = total + more, count + n
+                d_chars, d_count = d_chars + extra_chars, d_count + extra_count
             old = estimate_tokens_of(chat_chars(total, count))
-            new = estimate_tokens_of(chat_chars(total + delta_chars, count + delta_count))
+            new = estimate_tokens_of(chat_chars(total + d_chars, count + d_count))
             if new > limit and new > old and (worst is None or new > worst[0]):
                 worst = (new, chat)
         if worst is not None:

@@ -40,6 +40,7 @@ BAD_WORKSPACE_KEY = 'the workspace key "{key}" is not valid'
 NOTHING_BEFORE_CHAT = "the change from a chat created this memory, so there is no earlier text"
 NOT_DELETED = 'no deleted memory with the id "{id}" is waiting to be restored'
 ID_IN_USE = 'a memory with the id "{id}" exists again'
+SAME_SCOPE = "the memory is already there"
 
 # Ignored entries: why something in the store is not treated as a memory.
 IGNORED_BAD_NAME = "The file name is not a memory id (eight characters 0-9 and a-f) with .md."

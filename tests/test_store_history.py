@@ -197,3 +197,43 @@ def test_history_lives_apart_from_the_memory_files(store: MemoryStore, root: Pat
     store.change(GLOBAL, m.id, text="b")
     assert sorted(p.name for p in (root / "global").iterdir()) == [f"{m.id}.md"]
     assert (root / "history" / "global" / m.id / "versions").is_dir()
+
+
+def test_move_takes_the_file_and_its_history(store: MemoryStore, root: Path) -> None:
+    m = store.create(GLOBAL, "T", "one")
+    store.change(GLOBAL, m.id, text="two", via="chat")
+    raw = m.path.read_bytes()
+    moved = store.move(GLOBAL, m.id, "proj")
+    assert (moved.id, moved.scope, moved.text) == (m.id, "proj", "two")
+    assert moved.path.read_bytes() == raw and not m.path.exists()
+    assert store.memories(GLOBAL) == [] and store.deleted(GLOBAL) == []
+    assert texts(store, m.id, "proj") == [("chat", "two"), ("settings", "one")]
+    assert store.undo("proj", m.id).text == "one"
+    back = store.move("proj", m.id, GLOBAL)
+    assert back.scope is None and MemoryStore(root).get(GLOBAL, m.id).text == "one"
+
+
+def test_move_takes_a_new_id_when_the_target_has_it(store: MemoryStore, root: Path) -> None:
+    m = store.create(GLOBAL, "T", "one")
+    write_raw(root / "workspaces" / "proj" / f"{m.id}.md", memory_file(title="Theirs"))
+    store.refresh()
+    moved = store.move(GLOBAL, m.id, "proj")
+    assert moved.id != m.id and moved.text == "one"
+    assert store.get("proj", m.id).title == "Theirs"
+    assert [v.text for v in store.versions("proj", moved.id)] == ["one"]
+
+
+def test_move_is_refused_over_the_target_chat_limit(root: Path) -> None:
+    write_raw(root / "settings.yaml", "chat_max_tokens: 500\n")
+    s = MemoryStore(root)
+    s.create("big", "Big", "x" * 1800)
+    m = s.create("small", "Small", "y" * 400)
+    with pytest.raises(StoreError) as info:
+        s.move("small", m.id, "big")
+    assert str(info.value).startswith(
+        "This change would bring the memory a chat in workspace big receives to about "
+    )
+    assert s.get("small", m.id).text == "y" * 400
+    with pytest.raises(StoreError) as same:
+        s.move("small", m.id, "small")
+    assert str(same.value) == "The memory could not be changed: the memory is already there."
