@@ -924,7 +924,7 @@ class MemoryStore:
         the limit and make it grow; the message names the chat that would be largest."""
         limit = self._limits.chat_max_tokens
         keys = {s for s in deltas if s is not None}
-        chats: list[str | None] = sorted(keys)
+        chats: list[str | None] = [*sorted(keys)]
         if None in deltas:
             chats = [None, *sorted(set(self.workspaces()) | keys)]
         worst: tuple[int, str | None] | None = None
