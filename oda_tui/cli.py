@@ -7,6 +7,7 @@ work without a terminal.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from collections.abc import Sequence
 
@@ -65,11 +66,16 @@ def open_app(args: list[str]) -> int:
     options = app_parser().parse_args(args)
     from .app import OdaApp  # Textual is heavy: only the app pays for it
 
-    if options.demo:
-        from .demo import build_demo_store
+    if not options.demo:
+        OdaApp(resolve_root(options.root), options.workspace).run()
+        return 0
+    from .demo import build_demo_store
 
-        root = build_demo_store()
-    else:
-        root = resolve_root(options.root)
-    OdaApp(root, options.workspace).run()
+    root = build_demo_store()
+    try:
+        OdaApp(root, options.workspace).run()
+    finally:
+        # The sample lives in its own temporary folder; nothing of the person's is in it.
+        shutil.rmtree(root.parent, ignore_errors=True)
+    print(f"The demo store in {root} was removed.", file=sys.stderr)
     return 0
