@@ -55,3 +55,35 @@ def test_check_includes_secret_warnings_when_the_store_has_them(tmp_path: Path) 
         "secret", str(tmp_path / "global" / "0000000d.md"), "The memory looks like it contains a password."
     )
     assert check.secrets(object()) == []  # type: ignore[arg-type]
+
+
+def test_check_review_counts_what_the_agent_saved(tmp_path: Path) -> None:
+    from oda_tui.review_state import mark_reviewed
+    from store import GLOBAL, MemoryStore
+
+    root, state = tmp_path / "oda", tmp_path / "state"
+    store = MemoryStore(root)
+    first = store.create(GLOBAL, "Prefers uv", "Use uv.", source="ai", via="chat")
+    second = store.create("proj", "Stack", "Django.", source="ai", via="chat")
+    store.create(GLOBAL, "Mine", "Written by me.")
+    env = {"ODA_TUI_STATE": str(state)}
+    # Without --review, waiting reviews are not findings.
+    assert (
+        run_cli("check", "--root", root, env=env).code,
+        run_cli("check", "--root", root, env=env).out,
+    ) == (0, "")
+    r = run_cli("check", "--root", root, "--review", env=env)
+    assert (r.code, r.out, r.err) == (1, "2 memories saved by the agent are waiting for review.\n", "")
+    doc = run_cli("check", "--root", root, "--review", "--json", env=env).json()
+    assert doc["ok"] is False and doc["review"] == 2
+    assert [(f["kind"], f["path"]) for f in doc["findings"]] == [
+        ("review", str(first.path)),
+        ("review", str(second.path)),
+    ]
+    mark_reviewed(store, GLOBAL, first.id, path=state / "review.json")
+    r = run_cli("check", "--root", root, "--review", env=env)
+    assert (r.code, r.out) == (1, "1 memory saved by the agent is waiting for review.\n")
+    mark_reviewed(store, "proj", second.id, path=state / "review.json")
+    r = run_cli("check", "--root", root, "--review", env=env)
+    assert (r.code, r.out) == (0, "")
+    assert run_cli("check", "--root", root, "--review", "--json", env=env).json()["review"] == 0

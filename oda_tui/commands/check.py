@@ -1,4 +1,5 @@
-"""``oda-tui check``: every problem file, ignored file and settings problem, one a line."""
+"""``oda-tui check``: every problem file, ignored file, settings problem and secret-looking memory,
+one a line; ``--review`` also counts what the agent saved that waits for review."""
 
 from __future__ import annotations
 
@@ -10,19 +11,23 @@ from typing import Any
 from store import MemoryStore
 from store.layout import SETTINGS_FILE
 
+from ..review_state import pending_review
 from .access import open_store
 from .errors import FOUND, OK
 from .output import to_json, visible, write_data, write_lines
 
 NAME = "check"
-HELP = "list every problem file, ignored file and settings problem; exit 1 when there is any"
+HELP = (
+    "list every problem file, ignored file, settings problem and secret-looking memory; "
+    "exit 1 when there is any"
+)
 
 
 @dataclass(frozen=True)
 class Finding:
     """One thing ``check`` reports: its kind, the path it concerns and the message."""
 
-    kind: str  # problem, ignored, settings, secret
+    kind: str  # problem, ignored, settings, secret, review
     path: str
     message: str
 
@@ -63,21 +68,46 @@ def _warning_path(warning: Any) -> str:
 CHECKS: tuple[Callable[[MemoryStore], list[Finding]], ...] = (problems, ignored, settings, secrets)
 
 
+def review(store: MemoryStore) -> list[Finding]:
+    """Memories saved by the agent that a chat created or changed since the last review."""
+    found = []
+    for item in pending_review(store):
+        what = "created" if item.created_by_agent else "changed"
+        found.append(Finding("review", str(item.memory.path), f"Saved by the agent: {what} by a chat."))
+    return found
+
+
+def review_line(count: int) -> str:
+    """The summary line ``--review`` prints."""
+    if count == 1:
+        return "1 memory saved by the agent is waiting for review."
+    return f"{count} memories saved by the agent are waiting for review."
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``check`` takes only the common options."""
+    """``--review`` also counts what the agent saved that waits for review (as findings)."""
+    parser.add_argument(
+        "--review",
+        action="store_true",
+        help="also count memories saved by the agent that wait for review (exit 1 when any)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the findings; exit 0 when there is none, 1 when there is any."""
     store = open_store(args)
     findings = [finding for check in CHECKS for finding in check(store)]
+    reviews = review(store) if args.review else []
     if args.json:
-        document = {
+        document: dict[str, Any] = {
             "root": str(store.root),
-            "ok": not findings,
-            "findings": [{"kind": f.kind, "path": f.path, "message": f.message} for f in findings],
+            "ok": not findings and not reviews,
+            "findings": [{"kind": f.kind, "path": f.path, "message": f.message} for f in findings + reviews],
         }
+        if args.review:
+            document["review"] = len(reviews)
         write_data(to_json(document))
     else:
-        write_lines([visible(f"{f.path}: {f.message}") for f in findings])
-    return FOUND if findings else OK
+        lines = [visible(f"{f.path}: {f.message}") for f in findings]
+        write_lines(lines + ([review_line(len(reviews))] if reviews else []))
+    return FOUND if findings or reviews else OK
