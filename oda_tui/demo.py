@@ -60,6 +60,12 @@ WEB_MEMORIES = [
         "Flags are read from django-waffle. New flags default to off in production.",
         "ai",
     ),
+    # The same text as the global "Prefers uv over pip", written differently: a duplicate.
+    (
+        "Use uv, not pip",
+        "the user manages Python projects with UV (uv add / uv run): suggest uv commands instead of pip!",
+        "user",
+    ),
 ]
 
 THESIS_MEMORIES = [
@@ -79,7 +85,19 @@ THESIS_MEMORIES = [
         "The thesis is written in British English (optimise, colour, modelling).",
         "ai",
     ),
+    # Contains the global "Reply language" and adds to it: similar, not a duplicate.
+    (
+        "Reply language",
+        "Reply in English, in short bullet points unless I ask for prose. In thesis chats, "
+        "prefer full paragraphs for drafts.",
+        "user",
+    ),
 ]
+
+# Clearly fake, but shaped like an API key: the store flags it (saved with allow_secret=True).
+FAKE_KEY_TEXT = (
+    "Staging OpenAI key for acme-web (a fake one, for the demo): sk-demoFAKEkey0000NotReal1111DoNotUse"
+)
 
 
 def _raw(store: MemoryStore, scope: str | None, memory_id: str, data: bytes) -> None:
@@ -137,6 +155,26 @@ def build_demo_store(root: Path | None = None) -> Path:
     )
     store.refresh([stack_path])
     store.change(WORKSPACE_WEB, stack.id, title="Stack and hosting")
+
+    # Hygiene (issue 7): a secret-looking memory, and an agent change waiting for review with
+    # a diff (the agent wrote it, the person edited it, then a chat changed it again).
+    store.create(WORKSPACE_WEB, "Staging API key", FAKE_KEY_TEXT, allow_secret=True)
+    tests = created[(WORKSPACE_WEB, "Tests run with pytest-django")]
+    store.change(WORKSPACE_WEB, tests.id, text=tests.text + " Use --reuse-db locally.")
+    british = created[(WORKSPACE_THESIS, "Writes in British English")]
+    store.change(
+        WORKSPACE_THESIS,
+        british.id,
+        text="The thesis is written in British English (optimise, colour, modelling). "
+        "Use -ise spellings throughout.",
+    )
+    store.change(
+        WORKSPACE_THESIS,
+        british.id,
+        text="The thesis is written in British English (optimise, colour, modelling). "
+        "Use Oxford -ize spellings (organize, realize) as the department asks.",
+        via="chat",
+    )
 
     # One memory turned off, one recently deleted.
     store.set_enabled(WORKSPACE_WEB, created[(WORKSPACE_WEB, "Feature flags")].id, False)

@@ -14,6 +14,8 @@ from oda_tui.screens import MainScreen
 
 # The app reads (and on a theme change writes) its config folder: never the real one in tests.
 os.environ.setdefault("ODA_TUI_CONFIG", tempfile.mkdtemp(prefix="oda-tui-config-"))
+# Review marks are app state: never the person's own state folder either.
+os.environ.setdefault("ODA_TUI_STATE", tempfile.mkdtemp(prefix="oda-tui-state-"))
 
 # Bounded polling, never a timed assertion: each step yields to the app for a moment.
 MAX_POLLS = 400

@@ -1,4 +1,5 @@
-"""Snapshot tests (pytest-textual-snapshot): main screen, history, problems and help.
+"""Snapshot tests (pytest-textual-snapshot): main screen, history, problems, help, and the
+duplicates and review views.
 
 The store is built with a fixed clock, in UTC, at a relative root, so every run draws the
 same screen. Update the pictures with ``pytest tests/test_app_snapshots.py --snapshot-update``
@@ -88,3 +89,45 @@ def test_help(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  
         await pilot.pause()
 
     assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_help)
+
+
+@pytest.fixture
+def hygiene_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Duplicates, similar memories and agent saves waiting for review, at fixed moments."""
+    monkeypatch.setenv("TZ", "UTC")
+    monkeypatch.setenv("ODA_TUI_STATE", str(tmp_path / "state"))
+    time.tzset()
+    moments = (datetime(2024, 3, 5, 9, 0, tzinfo=UTC) + timedelta(minutes=i) for i in range(10_000))
+    monkeypatch.setattr(store.memory_store, "now_utc", lambda: next(moments))
+    monkeypatch.chdir(tmp_path)
+    memories = MemoryStore(tmp_path / "memory")
+    memories.create(GLOBAL, "Prefers uv", "Use uv, not pip.", source="ai", session_id="chat-42", via="chat")
+    memories.create("web", "uv, not pip", "use UV -- not pip!")
+    memories.create(GLOBAL, "Reply language", "Reply in English.")
+    memories.create("web", "Reply language", "Reply in English, with code first.")
+    stack = memories.create("web", "Stack", "Django and HTMX.", source="ai", session_id="chat-42", via="chat")
+    memories.change("web", stack.id, text="Django 5 and HTMX, on Fly.io.")
+    memories.change("web", stack.id, text="Django 5, HTMX and Celery, on Fly.io.", via="chat")
+    yield Path("memory")
+    time.tzset()
+
+
+def test_duplicates(snap_compare, hygiene_store: Path) -> None:  # type: ignore[no-untyped-def]
+    async def open_duplicates(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _loaded(pilot)
+        await pilot.press("D")
+        await settle(pilot)
+
+    assert snap_compare(
+        OdaApp(hygiene_store, watch=False), terminal_size=(80, 24), run_before=open_duplicates
+    )
+
+
+def test_review(snap_compare, hygiene_store: Path) -> None:  # type: ignore[no-untyped-def]
+    async def open_review(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _loaded(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("down")
+
+    assert snap_compare(OdaApp(hygiene_store, watch=False), terminal_size=(80, 24), run_before=open_review)

@@ -1,4 +1,4 @@
-"""Pick a target scope (Global or a workspace), for copying a memory there."""
+"""Pick a target scope (Global or a workspace), for copying or moving a memory there."""
 
 from __future__ import annotations
 

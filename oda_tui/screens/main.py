@@ -19,11 +19,12 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPan
 from store import StoreError, scope_label
 from store.model import ChatMemory, Memory, Scope
 
-from ..dialogs import ConfirmDialog, ConflictDialog
+from ..dialogs import ConfirmDialog, ConflictDialog, SecretDialog
 from ..dialogs.conflict import Choice
 from ..dialogs.scope_picker import ScopePicker
 from ..external_editor import open_in_editor
 from ..safe import clean_block, clean_line
+from ..secret_check import SecretFound, change_checked, create_checked
 from ..snapshot import Snapshot, take_snapshot
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
@@ -31,10 +32,13 @@ from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
 from .deleted import DeletedScreen
+from .duplicates import DuplicatesScreen
 from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
 from .history import HistoryScreen
+from .hygiene_marks import HygieneMarks
 from .messages import OpFinished, PreviewRead, StoreRead
 from .problems import ProblemsScreen
+from .review import ReviewScreen
 
 if TYPE_CHECKING:
     from store import MemoryStore
@@ -53,6 +57,10 @@ LETTER_ACTIONS = {
     "deleted",
     "problems",
     "external_editor",
+    "copy_to",
+    "move_to",
+    "duplicates",
+    "review",
 }
 
 
@@ -62,7 +70,7 @@ def matches(memory: Memory, words: list[str]) -> bool:
     return all(word in haystack for word in words)
 
 
-class MainScreen(Screen[None]):
+class MainScreen(HygieneMarks, Screen[None]):
     """Browse and edit every memory, live with the disk."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -79,6 +87,9 @@ class MainScreen(Screen[None]):
         Binding("escape", "back", "Back", id="view.back"),
         Binding("h", "history", "History", id="memory.history"),
         Binding("c", "copy_to", "Copy to…", show=False, id="memory.copy"),
+        Binding("m", "move_to", "Move to…", show=False, id="memory.move"),
+        Binding("D", "duplicates", "Duplicates", show=False, id="view.duplicates"),
+        Binding("r", "review", "Review what the agent saved", show=False, id="view.review"),
         Binding("x", "deleted", "Recently deleted", show=False, id="view.deleted"),
         Binding("exclamation_mark", "problems", "Problems", show=False, id="view.problems"),
         Binding("e", "external_editor", "Open in $EDITOR", show=False, id="memory.editor"),
@@ -162,7 +173,9 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, group="refresh", exit_on_error=False)
     def refresh_from_disk(self) -> None:
-        """Apply outside changes: re-read only the changed paths, one repaint per burst."""
+        """Apply outside changes: re-read only the changed paths and paint at once; a burst
+        waits for quiet so it costs one repaint (changes arriving meanwhile wait for the next
+        refresh, which ``on_store_read`` starts)."""
         watcher = self.oda.watcher
         changed: set[Path] = set()
         scope = self.scope
@@ -175,7 +188,8 @@ class MainScreen(Screen[None]):
                 if paths:
                     with self.oda.store_lock:
                         changed |= self.store.refresh(paths)
-                # Let a burst (a git checkout) finish, so it costs one repaint, not one per batch.
+                # A save or two paints at once; a burst (a git checkout) is let finish first,
+                # so it costs one repaint, not one per batch.
                 wait = watcher.settle_time(taken) - watcher.quiet_for()
                 if wait > 0:
                     time.sleep(wait)
@@ -278,6 +292,7 @@ class MainScreen(Screen[None]):
         self._update_meter()
         self._update_subtitle()
         self._reconcile_editor()
+        self.load_marks()
 
     def _visible(self) -> list[Memory]:
         if self.snapshot is None:
@@ -290,6 +305,7 @@ class MainScreen(Screen[None]):
     def _show_list(self, *, keep: str | None = None, reset: bool = False) -> None:
         visible = self._visible()
         table = self.table
+        self.show_marks()
         if reset:
             table.show(visible, keep=visible[0].id if visible else None)
             table.reset_cursor()
@@ -329,10 +345,17 @@ class MainScreen(Screen[None]):
             parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
         if self.snapshot.settings_problems:
             parts.append("settings.yaml has problems")
+        parts += self.marks_subtitle()
         self.sub_title = " · ".join(parts)
 
     def _apply_preview(self, scope: Scope, preview: ChatMemory | None) -> None:
-        if preview is not None and scope == self.scope:
+        # The chat text can be long (tens of ms to lay out at 10,000 memories): it is set
+        # right after the frame that shows the list, so the list never waits for it.
+        if preview is not None:
+            self.call_after_refresh(self._show_preview, scope, preview)
+
+    def _show_preview(self, scope: Scope, preview: ChatMemory) -> None:
+        if scope == self.scope:
             self.query_one(ChatPreview).show(scope, preview.text, preview.tokens)
 
     def on_preview_read(self, message: PreviewRead) -> None:
@@ -485,24 +508,38 @@ class MainScreen(Screen[None]):
         context: dict[str, Any] = {"sent": sent, "scope": scope}
         if message.memory_id is None:
             title, text, enabled = message.title, message.text, message.enabled
-            self._saving = True
-            self.run_op(
-                "create",
-                lambda store: store.create(scope, title, text, enabled=enabled, via="settings"),
-                context,
+            context["save"] = lambda store, allow: create_checked(
+                store, scope, title, text, enabled=enabled, allow_secret=allow
             )
+            self._run_save("create", context)
             return
         base = self.editor.memory
         assert base is not None
         new_title = message.title if message.title != clean_line(base.title) else None
         new_text = message.text if message.text != clean_block(base.text) else None
         memory_id = message.memory_id
-        self._saving = True
-        self.run_op(
-            "save",
-            lambda store: store.change(scope, memory_id, title=new_title, text=new_text),
-            context,
+        context["save"] = lambda store, allow: change_checked(
+            store, scope, memory_id, title=new_title, text=new_text, allow_secret=allow
         )
+        self._run_save("save", context)
+
+    def _run_save(self, kind: str, context: dict[str, Any], *, allow_secret: bool = False) -> None:
+        """Save; text that looks like a secret stops with ``SecretFound`` unless allowed."""
+        self._saving = True
+        save = context["save"]
+        self.run_op(kind, lambda store: save(store, allow_secret), context)
+
+    def _confirm_secret(self, message: OpFinished) -> None:
+        """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
+        found: SecretFound = message.result
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._run_save(message.kind, message.context, allow_secret=True)
+            else:
+                self.notify("Not saved. Your edits are still in the editor.", markup=False)
+
+        self.app.push_screen(SecretDialog(found.what, found.message), answered)
 
     @on(MemoryEditor.ToggleRequested)
     def _toggle_requested(self, message: MemoryEditor.ToggleRequested) -> None:
@@ -523,6 +560,9 @@ class MainScreen(Screen[None]):
         kind, error, editor = message.kind, message.error, self.editor
         if kind in ("save", "create"):
             self._saving = False
+            if isinstance(message.result, SecretFound):
+                self._confirm_secret(message)
+                return
         if error is not None:
             if kind in ("save", "create"):
                 editor.show_error(error)
@@ -776,9 +816,47 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(ScopePicker(f"Copy “{clean_line(memory.title)}” to:", targets), chosen)
 
+    def action_move_to(self) -> None:
+        """Move the memory to another scope with its history (refused there over a limit)."""
+        memory = self._target()
+        if memory is None or self.snapshot is None:
+            self.notify("There is no memory here to move.", markup=False)
+            return
+        targets = [s.scope for s in self.snapshot.scopes if s.scope != memory.scope]
+        if not targets:
+            self.notify("There is no other scope to move to yet.", markup=False)
+            return
+
+        def chosen(answer: tuple[Scope] | None) -> None:
+            if answer is None:
+                return
+            (target,) = answer
+            self.run_op(
+                "move",
+                lambda store: store.move(memory.scope, memory.id, target),
+                {"done": f"Moved “{clean_line(memory.title)}” to {scope_label(target)}."},
+            )
+
+        def pick() -> None:
+            question = f"Move “{clean_line(memory.title)}” to:"
+            self.app.push_screen(ScopePicker(question, targets), chosen)
+
+        if self.editor.memory_id == memory.id:
+            self._guard(pick)  # unsaved edits to it would be left behind
+        else:
+            pick()
+
     def action_problems(self) -> None:
         """Show the problem files, ignored entries and settings problems."""
         self.app.push_screen(ProblemsScreen())
+
+    def action_duplicates(self) -> None:
+        """Show duplicate and similar memories; keep one, turn off or delete the others."""
+        self.app.push_screen(DuplicatesScreen())
+
+    def action_review(self) -> None:
+        """Review what the agent saved: accept, edit, turn off or delete."""
+        self.app.push_screen(ReviewScreen())
 
     def action_external_editor(self) -> None:
         """Open the memory's file in $VISUAL or $EDITOR; it is read again on return."""

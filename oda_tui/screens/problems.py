@@ -1,4 +1,5 @@
-"""Problem files, ignored entries and settings problems; fix a file in place or in $EDITOR."""
+"""Problem files, ignored entries, settings problems and secret warnings; fix a file in place
+or in $EDITOR."""
 
 from __future__ import annotations
 
@@ -28,12 +29,15 @@ if TYPE_CHECKING:
 #: Files larger than this are shown cut short and cannot be edited in place.
 MAX_EDIT_BYTES = 1024 * 1024
 
+LABELS = {"problem": "⚠ ", "ignored": "· ", "settings": "⚙ ", "secret": "✱ "}
+WARNING_NOTE = "A warning, not a problem: this memory is still sent to chats (problem files are not)."
+
 
 @dataclass(frozen=True)
 class Entry:
     """One line of the problems list."""
 
-    kind: str  # "problem", "ignored" or "settings"
+    kind: str  # "problem", "ignored", "settings" or "secret" (a warning: still sent)
     message: str
     path: Path | None = None
     scope: str | None = None
@@ -99,6 +103,9 @@ class ProblemsScreen(Screen[None]):
             entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
             entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
             entries += [Entry("settings", m) for m in store.settings_problems()]
+            entries += [
+                Entry("secret", w.message, w.memory.path, w.memory.scope) for w in store.secret_warnings()
+            ]
         self.post_message(self.Loaded(entries))
 
     def _relative(self, path: Path) -> str:
@@ -115,12 +122,14 @@ class ProblemsScreen(Screen[None]):
         option_list.clear_options()
         for entry in self.entries:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            label = {"problem": "⚠ ", "ignored": "· ", "settings": "⚙ "}[entry.kind]
+            label = LABELS[entry.kind]
             where = self._relative(entry.path) if entry.path else "settings.yaml"
             prompt.append(label + clean_line(where), style="bold")
             prompt.append("\n")
             prompt.append(clean_line(entry.message), style="dim")
             option_list.add_option(Option(prompt))
+        warnings = any(e.kind == "secret" for e in self.entries)
+        option_list.border_title = "Problems · ✱ warnings, still sent" if warnings else "Not used as memories"
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])
@@ -141,8 +150,9 @@ class ProblemsScreen(Screen[None]):
         head = self.query_one("#problem-head", Static)
         where = self._relative(entry.path) if entry.path else "settings.yaml"
         line = f" (line {entry.line})" if entry.line else ""
-        scope = f" in {scope_label(entry.scope)}" if entry.kind == "problem" else ""
-        head.update(f"{clean_line(where)}{scope}{line}\n{clean_line(entry.message)}")
+        scope = f" in {scope_label(entry.scope)}" if entry.kind in ("problem", "secret") else ""
+        note = f"\n{WARNING_NOTE}" if entry.kind == "secret" else ""
+        head.update(f"{clean_line(where)}{scope}{line}\n{clean_line(entry.message)}{note}")
         path = entry.path if entry.path else self.oda.store.root / "settings.yaml"
         if entry.kind == "ignored" and entry.path is not None and entry.path.is_dir():
             self.shown = None

@@ -40,9 +40,14 @@ MIN_TITLE_WIDTH = 10
 PADDING = 1
 
 
-def row_cells(memory: Memory) -> tuple[Text, ...]:
-    """The cells of one memory's row; every piece of user text is plain ``Text``."""
+def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
+    """The cells of one memory's row; every piece of user text is plain ``Text``.
+
+    A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow.
+    """
     on = Text("on", style="bold green") if memory.enabled else Text("off", style="dim")
+    if duplicate:
+        on.append("≡", style="bold yellow")
     # "agent" reads "saved by the agent" under the "By" header; the editor spells it out.
     by = Text("agent", style="italic") if memory.saved_by_agent else Text("you", style="dim")
     entry = f"## {memory.title}\n\n{memory.text}\n"
@@ -97,6 +102,8 @@ class MemoryTable(ScrollView, can_focus=True):
         self._shown: list[Memory] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}
+        #: Ids shown with the duplicate mark (``mark_duplicates``).
+        self.duplicates: frozenset[str] = frozenset()
 
     # -- data ----------------------------------------------------------------------------
 
@@ -117,12 +124,21 @@ class MemoryTable(ScrollView, can_focus=True):
             return self._shown[self.cursor_row].id
         return None
 
+    def mark_duplicates(self, ids: frozenset[str]) -> None:
+        """Mark these memories (of the scope shown) as duplicates; repaints when that changes."""
+        if ids == self.duplicates:
+            return
+        for memory_id in ids ^ self.duplicates:
+            self._cells.pop(memory_id, None)
+        self.duplicates = ids
+        self.refresh()
+
     def cells(self, memory: Memory) -> tuple[Text, ...]:
         """A memory's cells, built once per version of the memory."""
         cached = self._cells.get(memory.id)
         if cached is not None and cached[0] == memory:
             return cached[1]
-        cells = row_cells(memory)
+        cells = row_cells(memory, memory.id in self.duplicates)
         self._cells[memory.id] = (memory, cells)
         return cells
 

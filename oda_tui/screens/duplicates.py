@@ -1,0 +1,233 @@
+"""Duplicates: memories a chat receives twice, to keep one of; similar ones shown apart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from store import scope_label
+
+from ..dialogs import ConfirmDialog
+from ..hygiene import Group, read_groups
+from ..safe import clean_block, clean_line
+from ..words import on_off
+
+if TYPE_CHECKING:
+    from store import MemoryStore
+    from store.model import Memory
+
+    from ..app import OdaApp
+
+DUPLICATE_NOTE = (
+    "Same text once case, accents, punctuation and spacing are ignored. Only memories that are "
+    "on count: turning the others off ends the group."
+)
+SIMILAR_NOTE = (
+    "Similar, not duplicates: the same title, or one text contains the other. Open one with "
+    "Enter to merge them by hand."
+)
+
+
+class DuplicatesScreen(Screen[None]):
+    """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
+
+    CSS_PATH = "duplicates.tcss"
+    BINDINGS = [
+        Binding("k", "keep", "Keep, turn others off", id="duplicates.keep"),
+        Binding("d,delete", "delete_others", "Delete others", id="duplicates.delete"),
+        Binding("escape,q", "close", "Back", id="duplicates.close"),
+    ]
+
+    class Loaded(Message):
+        """The groups, read from the store."""
+
+        def __init__(self, groups: list[Group]) -> None:
+            super().__init__()
+            self.groups = groups
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.groups: list[Group] = []
+        #: For each option: (group index, member index), or None for a group's heading.
+        self.rows: list[tuple[int, int] | None] = []
+
+    @property
+    def oda(self) -> OdaApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="duplicates-body"):
+            yield OptionList(id="duplicate-list", markup=False)
+            with VerticalScroll(id="duplicate-view"):
+                yield Static("", id="duplicate-head", markup=False)
+                yield Static("", id="duplicate-text", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Duplicates and similar memories"
+        self.query_one("#duplicate-list", OptionList).border_title = "Pick the one to keep"
+        self.load()
+
+    @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        """Read the duplicate and similar groups."""
+        with self.oda.store_lock:
+            groups = read_groups(self.oda.store)
+        self.post_message(self.Loaded(groups))
+
+    def on_duplicates_screen_loaded(self, message: Loaded) -> None:
+        self.groups = message.groups
+        option_list = self.query_one("#duplicate-list", OptionList)
+        keep = option_list.highlighted or 0
+        option_list.clear_options()
+        self.rows = []
+        for g, group in enumerate(self.groups):
+            heading = "Duplicates" if group.kind == "duplicate" else "Similar"
+            style = "bold yellow" if group.kind == "duplicate" else "bold"
+            title = Text(f"{heading} · {group.where}", style=style, no_wrap=True, overflow="ellipsis")
+            option_list.add_option(Option(title, disabled=True))
+            self.rows.append(None)
+            for m, memory in enumerate(group.members):
+                prompt = Text(no_wrap=True, overflow="ellipsis")
+                prompt.append("  ")
+                prompt.append(clean_line(memory.title) or "(no title)")
+                prompt.append(f"\n  {scope_label(memory.scope)} · {on_off(memory.enabled)}", style="dim")
+                option_list.add_option(Option(prompt))
+                self.rows.append((g, m))
+        if self.groups:
+            option_list.highlighted = self._nearest_member(min(keep, len(self.rows) - 1))
+        else:
+            self.query_one("#duplicate-head", Static).update(
+                "No duplicates and no similar memories among the memories that are on."
+            )
+            self.query_one("#duplicate-text", Static).update("")
+        option_list.focus()
+
+    def _nearest_member(self, index: int) -> int:
+        for candidate in [*range(index, len(self.rows)), *range(index, -1, -1)]:
+            if self.rows[candidate] is not None:
+                return candidate
+        return 0
+
+    @on(OptionList.OptionHighlighted, "#duplicate-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        picked = self._picked()
+        if picked is not None:
+            self._show(*picked)
+
+    @on(OptionList.OptionSelected, "#duplicate-list")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        picked = self._picked()
+        if picked is None:
+            return
+        group, memory = picked
+        self.dismiss(None)
+        self.oda.main_screen.jump_to(memory.scope, memory.id)
+
+    def _picked(self) -> tuple[Group, Memory] | None:
+        index = self.query_one("#duplicate-list", OptionList).highlighted
+        row = self.rows[index] if index is not None and index < len(self.rows) else None
+        if row is None:
+            return None
+        group = self.groups[row[0]]
+        return group, group.members[row[1]]
+
+    def _show(self, group: Group, chosen: Memory) -> None:
+        kind = "Duplicates" if group.kind == "duplicate" else "Similar memories"
+        lines = [f"{kind} in {group.where}:"]
+        for memory in group.members:
+            mark = "▶ " if memory is chosen else "  "
+            lines.append(f"{mark}“{clean_line(memory.title)}” in {scope_label(memory.scope)}")
+        lines.append("")
+        lines.append(DUPLICATE_NOTE if group.kind == "duplicate" else SIMILAR_NOTE)
+        if group.kind == "duplicate":
+            lines.append(
+                "k keeps the one marked ▶ and turns the others off; d deletes the others "
+                "(they wait under Recently deleted, and history keeps every version)."
+            )
+        lines.append("")
+        lines.append(f"The text of “{clean_line(chosen.title)}”:")
+        self.query_one("#duplicate-head", Static).update("\n".join(lines))
+        self.query_one("#duplicate-text", Static).update(clean_block(chosen.text))
+
+    def _duplicate_pick(self) -> tuple[Memory, list[Memory]] | None:
+        picked = self._picked()
+        if picked is None:
+            self.notify("Pick a memory of a group first.", markup=False)
+            return None
+        group, chosen = picked
+        if group.kind != "duplicate":
+            self.notify(
+                "These are similar, not the same text: open one with Enter and merge them by hand.",
+                markup=False,
+            )
+            return None
+        return chosen, [m for m in group.members if m is not chosen]
+
+    def action_keep(self) -> None:
+        """Keep the selected memory and turn the others of its group off."""
+        pick = self._duplicate_pick()
+        if pick is None:
+            return
+        chosen, others = pick
+
+        def turn_off(store: MemoryStore) -> None:
+            for memory in others:
+                store.set_enabled(memory.scope, memory.id, False)
+
+        count = len(others)
+        self._run(
+            "duplicates_off",
+            turn_off,
+            f"Kept “{clean_line(chosen.title)}”; turned off {count} other{'s' if count != 1 else ''}.",
+        )
+
+    def action_delete_others(self) -> None:
+        """Delete the other memories of the group, after a confirmation."""
+        pick = self._duplicate_pick()
+        if pick is None:
+            return
+        chosen, others = pick
+
+        def delete(store: MemoryStore) -> None:
+            for memory in others:
+                store.delete(memory.scope, memory.id)
+
+        count = len(others)
+        noun = "copy" if count == 1 else "copies"
+        where = ", ".join(sorted({scope_label(m.scope) for m in others}))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._run(
+                    "duplicates_delete", delete, f"Deleted {count} {noun}; kept “{clean_line(chosen.title)}”."
+                )
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete {count} other {noun} of “{clean_line(chosen.title)}” (in {where})?",
+                yes="Delete",
+                no="Cancel",
+                detail="They move to Recently deleted, where you can restore them; "
+                "their history keeps every version.",
+            ),
+            answered,
+        )
+
+    def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
+        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
+
+    def action_close(self) -> None:
+        """Back to the main screen."""
+        self.dismiss(None)

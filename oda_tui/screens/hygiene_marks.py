@@ -1,0 +1,72 @@
+"""The main screen's hygiene marks: duplicates flagged in the list, reviews counted in the header."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.message import Message
+
+from store.model import Scope
+
+from ..hygiene import duplicate_ids
+from ..review_state import pending_review
+
+if TYPE_CHECKING:
+    from ..app import OdaApp
+    from ..widgets.memory_table import MemoryTable
+
+
+class MarksRead(Message):
+    """Which memories are duplicates, by scope, and how many wait for review."""
+
+    def __init__(self, duplicates: dict[Scope, frozenset[str]], to_review: int) -> None:
+        super().__init__()
+        self.duplicates = duplicates
+        self.to_review = to_review
+
+
+class HygieneMarks:
+    """Mixed into the main screen: read the marks in a worker after every snapshot."""
+
+    duplicate_marks: Mapping[Scope, frozenset[str]] = MappingProxyType({})
+    to_review = 0
+
+    if TYPE_CHECKING:  # provided by the screen
+        app: OdaApp
+        scope: Scope
+        table: MemoryTable
+
+        def _update_subtitle(self) -> None: ...
+
+    @work(thread=True, group="marks", exclusive=True, exit_on_error=False)
+    def load_marks(self) -> None:
+        """Find the duplicate groups (the store caches them) and count the reviews."""
+        with self.app.store_lock:
+            groups = self.app.store.duplicates()
+        try:
+            to_review = len(pending_review(self.app.store))
+        except OSError:
+            to_review = 0
+        self.post_message(MarksRead(duplicate_ids(groups), to_review))  # type: ignore[attr-defined]
+
+    def on_marks_read(self, message: MarksRead) -> None:
+        self.duplicate_marks = message.duplicates
+        self.to_review = message.to_review
+        self.show_marks()
+        self._update_subtitle()
+
+    def show_marks(self) -> None:
+        """Mark the duplicates of the selected scope in the list."""
+        self.table.mark_duplicates(self.duplicate_marks.get(self.scope, frozenset()))
+
+    def marks_subtitle(self) -> list[str]:
+        """The header's hints about reviews and duplicates."""
+        parts = []
+        if self.to_review:
+            parts.append(f"{self.to_review} to review (press r)")
+        if self.duplicate_marks:
+            parts.append("duplicates ≡ (press D)")
+        return parts

@@ -1,0 +1,211 @@
+"""Review what the agent saved: accept, edit, turn off or delete, with the agent's diff."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from store import scope_label
+
+from ..dialogs import ConfirmDialog
+from ..diffing import word_diff
+from ..format import full_moment
+from ..review_state import ReviewItem, mark_reviewed, pending_review
+from ..safe import clean_block, clean_line
+
+if TYPE_CHECKING:
+    from store import MemoryStore
+
+    from ..app import OdaApp
+
+
+def what_happened(item: ReviewItem) -> str:
+    """ "created by a chat" or "changed by a chat"."""
+    return "created by a chat" if item.created_by_agent else "changed by a chat"
+
+
+class ReviewScreen(Screen[None]):
+    """Memories saved by the agent that a chat created or changed since the last review."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [
+        Binding("a", "accept", "Accept", id="review.accept"),
+        Binding("e", "edit", "Edit", id="review.edit"),
+        Binding("t", "turn_off", "Turn off", id="review.off"),
+        Binding("d,delete", "delete", "Delete", id="review.delete"),
+        Binding("escape,q", "close", "Back", id="review.close"),
+    ]
+
+    class Loaded(Message):
+        """The memories waiting for review (or an error)."""
+
+        def __init__(self, items: list[ReviewItem], error: str | None = None) -> None:
+            super().__init__()
+            self.items = items
+            self.error = error
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: list[ReviewItem] = []
+
+    @property
+    def oda(self) -> OdaApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="review-body"):
+            yield OptionList(id="review-list", markup=False)
+            with VerticalScroll(id="review-view"):
+                yield Static("", id="review-head", markup=False)
+                yield Static("", id="review-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Saved by the agent, waiting for review"
+        self.query_one("#review-list", OptionList).border_title = "To review"
+        self.load()
+
+    @work(thread=True, group="review", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        """Read the memories waiting for review."""
+        try:
+            with self.oda.store_lock:
+                items = pending_review(self.oda.store)
+        except OSError as exc:
+            self.post_message(self.Loaded([], f"The review list could not be read: {exc}"))
+            return
+        self.post_message(self.Loaded(items))
+
+    def on_review_screen_loaded(self, message: Loaded) -> None:
+        if message.error:
+            self.notify(clean_line(message.error), severity="error", markup=False)
+        self.items = message.items
+        option_list = self.query_one("#review-list", OptionList)
+        keep = option_list.highlighted or 0
+        option_list.clear_options()
+        for item in self.items:
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append(clean_line(item.memory.title) or "(no title)", style="bold")
+            off = "" if item.memory.enabled else " · off"
+            prompt.append(f"\n{scope_label(item.memory.scope)} · {what_happened(item)}{off}", style="dim")
+            option_list.add_option(Option(prompt))
+        count = len(self.items)
+        option_list.border_title = f"To review · {count}"
+        if self.items:
+            option_list.highlighted = min(keep, count - 1)
+            self._show(self.items[option_list.highlighted])
+        else:
+            self.query_one("#review-head", Static).update(
+                "Nothing to review: every memory the agent saved has been looked at."
+            )
+            self.query_one("#review-diff", Static).update("")
+        option_list.focus()
+
+    @on(OptionList.OptionHighlighted, "#review-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index < len(self.items):
+            self._show(self.items[event.option_index])
+
+    @on(OptionList.OptionSelected, "#review-list")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.action_edit()
+
+    def _show(self, item: ReviewItem) -> None:
+        memory = item.memory
+        session = f" (chat {clean_line(memory.session_id)})" if memory.session_id else ""
+        head = [
+            f"“{clean_line(memory.title)}” in {scope_label(memory.scope)}, saved by the agent{session}.",
+            f"{what_happened(item).capitalize()} on {full_moment(item.newest.moment)}.",
+        ]
+        if item.created_by_agent:
+            head.append("The agent wrote:")
+            diff = Text(clean_block(item.after_text))
+        else:
+            if item.before_title != item.after_title:
+                head.append(f"Title: {clean_line(item.before_title)} → {clean_line(item.after_title)}")
+            head.append("What the agent changed (red went, green came):")
+            diff = word_diff(item.before_text, item.after_text)
+        self.query_one("#review-head", Static).update("\n".join(head))
+        self.query_one("#review-diff", Static).update(diff)
+
+    def _selected(self) -> ReviewItem | None:
+        index = self.query_one("#review-list", OptionList).highlighted
+        if index is None or index >= len(self.items):
+            return None
+        return self.items[index]
+
+    def action_accept(self) -> None:
+        """Mark the memory reviewed as it is now."""
+        item = self._selected()
+        if item is None:
+            return
+        memory, version = item.memory, item.newest.name
+        self._run(
+            "review_accept",
+            lambda store: mark_reviewed(store, memory.scope, memory.id, version=version),
+            f"Accepted “{clean_line(memory.title)}”.",
+        )
+
+    def action_edit(self) -> None:
+        """Open the memory in the editor (saving it there is the review)."""
+        item = self._selected()
+        if item is None:
+            return
+        self.dismiss(None)
+        self.oda.main_screen.jump_to(item.memory.scope, item.memory.id)
+
+    def action_turn_off(self) -> None:
+        """Turn the memory off (and count it as reviewed)."""
+        item = self._selected()
+        if item is None:
+            return
+        memory, version = item.memory, item.newest.name
+
+        def turn_off(store: MemoryStore) -> None:
+            store.set_enabled(memory.scope, memory.id, False)
+            mark_reviewed(store, memory.scope, memory.id, version=version)
+
+        self._run("review_off", turn_off, f"“{clean_line(memory.title)}” is turned off.")
+
+    def action_delete(self) -> None:
+        """Delete the memory, after a confirmation."""
+        item = self._selected()
+        if item is None:
+            return
+        memory = item.memory
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._run(
+                    "review_delete",
+                    lambda store: store.delete(memory.scope, memory.id),
+                    f"Deleted “{clean_line(memory.title)}”. It waits under Recently deleted.",
+                )
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete “{clean_line(memory.title)}” from {scope_label(memory.scope)}?",
+                yes="Delete",
+                no="Cancel",
+                detail="It moves to Recently deleted, where you can restore it.",
+            ),
+            answered,
+        )
+
+    def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
+        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
+
+    def action_close(self) -> None:
+        """Back to the main screen."""
+        self.dismiss(None)
