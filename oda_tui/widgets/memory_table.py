@@ -14,7 +14,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -104,6 +104,13 @@ class MemoryTable(ScrollView, can_focus=True):
         self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}
         #: Ids shown with the duplicate mark (``mark_duplicates``).
         self.duplicates: frozenset[str] = frozenset()
+        #: Bumped each time the rows change; ``painted_generation`` catches up when a frame
+        #: paints them (the benchmark times "shown" by it; tests can count repaints with it).
+        self.shown_generation = 0
+        self.painted_generation = 0
+        #: Painted lines by memory id: (cells, width, strip); a repaint reuses them.
+        self._strips: dict[str, tuple[tuple[Text, ...], int, Strip]] = {}
+        self._frame_styles: tuple[Style, ...] | None = None
 
     # -- data ----------------------------------------------------------------------------
 
@@ -132,6 +139,10 @@ class MemoryTable(ScrollView, can_focus=True):
             self._cells.pop(memory_id, None)
         self.duplicates = ids
         self.refresh()
+
+    def has_memory(self, memory_id: str) -> bool:
+        """True when the memory is listed."""
+        return memory_id in self._index
 
     def cells(self, memory: Memory) -> tuple[Text, ...]:
         """A memory's cells, built once per version of the memory."""
@@ -166,6 +177,7 @@ class MemoryTable(ScrollView, can_focus=True):
         if row is None:
             row = min(self.cursor_row, max(len(new) - 1, 0))
         self._set_cursor(row, announce=False)
+        self.shown_generation += 1
         self.refresh()
 
     def select_memory(self, memory_id: str) -> None:
@@ -248,7 +260,7 @@ class MemoryTable(ScrollView, can_focus=True):
         title = max(MIN_TITLE_WIDTH, total - fixed - 2 * PADDING)
         return [w or title for _, _, w, _ in COLUMNS]
 
-    def _line(self, cells: Sequence[Text], width: int, style: Style) -> Strip:
+    def _line(self, cells: Sequence[Text], width: int, style: Style | None) -> Strip:
         line = Text(no_wrap=True, end="")
         pad = " " * PADDING
         for cell, column_width, (_, _, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
@@ -265,20 +277,47 @@ class MemoryTable(ScrollView, can_focus=True):
         strip = Strip(segments).crop_extend(0, width, None)
         return strip.apply_style(style) if style else strip
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._frame_styles = None  # the styles may have changed since the last frame
+        return super().render_lines(crop)
+
+    def _styles(self) -> tuple[Style, ...]:
+        """This frame's base, header, zebra, cursor and blurred-cursor styles."""
+        if self._frame_styles is None:
+            component = self.get_component_rich_style
+            self._frame_styles = (
+                self.rich_style,
+                component("memory-table--header"),
+                component("memory-table--zebra"),
+                component("memory-table--cursor"),
+                component("memory-table--cursor-blurred"),
+            )
+        return self._frame_styles
+
     def render_line(self, y: int) -> Strip:
+        self.painted_generation = self.shown_generation
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base, header_style, zebra, cursor, blurred = self._styles()
         if y == 0:
             header = tuple(Text(label) for _, label, _, _ in COLUMNS)
-            return self._line(header, width, base + self.get_component_rich_style("memory-table--header"))
+            return self._line(header, width, base + header_style)
         row = round(self.scroll_y) + y - 1
         if row >= len(self._shown):
             return Strip([Segment(" " * width, base)], width)
         memory = self._shown[row]
         style = base
         if row % 2:
-            style += self.get_component_rich_style("memory-table--zebra")
+            style += zebra
         if row == self.cursor_row:
-            name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
-            style += self.get_component_rich_style(name)
-        return self._line(self.cells(memory), width, style)
+            style += cursor if self.has_focus else blurred
+        cells = self.cells(memory)
+        cached = self._strips.get(memory.id)
+        if cached is not None and cached[0] is cells and cached[1] == width:
+            strip = cached[2]
+        else:
+            # Cached unstyled: a row that moves (zebra) or takes the cursor is not rebuilt.
+            strip = self._line(cells, width, None)
+            if len(self._strips) > 2000:
+                self._strips.clear()
+            self._strips[memory.id] = (cells, width, strip)
+        return strip.apply_style(style) if style else strip
