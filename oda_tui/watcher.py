@@ -1,4 +1,10 @@
-"""Watching the store root with watchfiles, batching changed paths for one repaint per burst."""
+"""Watching the store root with watchfiles, batching changed paths for one repaint per burst.
+
+A change shows at once (the leading edge): the first batch is applied as soon as watchfiles
+hands it over. Only a batch that looks like a burst (a git checkout, a sync) waits for quiet,
+so its later batches join it in one repaint. Batches that arrive while a refresh is running
+wait in the watcher and are taken, all together, by one refresh right after it.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +20,9 @@ from watchfiles import watch
 DEBOUNCE_MS = 50
 #: Milliseconds of quiet after which watchfiles hands over a batch.
 STEP_MS = 20
-#: Seconds of quiet a refresh waits for before it paints: short after a save or two, longer
-#: once a batch looks like a burst (a git checkout), whose batches arrive one debounce apart.
-SETTLE_S = 0.05
+#: A refresh that took more than ``BURST_PATHS`` paths is a burst: it waits for
+#: ``BURST_SETTLE_S`` of quiet (its batches arrive one debounce apart) and paints once.
+#: A refresh of fewer paths (a save or two) paints at once, without waiting.
 BURST_SETTLE_S = 0.25
 BURST_PATHS = 16
 #: Seconds between looks for a root that does not exist yet.
@@ -88,8 +94,9 @@ class DiskWatcher:
             return bool(self._pending)
 
     def settle_time(self, batch_size: int) -> float:
-        """How long a refresh should wait for quiet after taking ``batch_size`` paths."""
-        return BURST_SETTLE_S if batch_size > BURST_PATHS else SETTLE_S
+        """How long a refresh should wait for quiet after taking ``batch_size`` paths: none
+        for a save or two (they show at once), ``BURST_SETTLE_S`` for a burst."""
+        return BURST_SETTLE_S if batch_size > BURST_PATHS else 0.0
 
     def quiet_for(self) -> float:
         """Seconds since the last change arrived."""

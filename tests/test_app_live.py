@@ -174,3 +174,20 @@ async def test_own_saves_do_not_echo_back_as_outside_changes(tmp_path: Path) -> 
         await wait_until(pilot, lambda: not watcher.has_pending, "the refresh to finish")
         assert screen.outside_repaints == 0
         assert not isinstance(app.screen, ConflictDialog)
+
+
+async def test_a_single_outside_write_shows_without_waiting_for_quiet(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    app = OdaApp(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        watcher = app.watcher
+        assert watcher is not None
+        # The disk never goes quiet: only a refresh that paints at once (the leading edge)
+        # can show the change; one that waits for a quiet period never would.
+        watcher.quiet_for = lambda: 0.0  # type: ignore[method-assign]
+        write_raw(store.memory_path(GLOBAL, "abcdef12"), memory_file("From another program", "Hi."))
+        await wait_until(pilot, lambda: screen.table.has_memory("abcdef12"), "the outside write to show")
+        assert screen.outside_repaints == 1
+        assert screen.table.painted_generation == screen.table.shown_generation
