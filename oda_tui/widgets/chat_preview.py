@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from store import scope_label
@@ -32,6 +33,8 @@ class ChatPreview(VerticalScroll):
         self.query_one("#preview-head", Static).update(head)
         if text != self.text or not self.text:
             body = clean_block(text) if text else "(nothing: no memory is turned on here)"
-            self.query_one("#preview-text", Static).update(body)
+            # clean_block already removed every control code Textual would strip (a slow
+            # per-character pass over a chat text that can be hundreds of KB).
+            self.query_one("#preview-text", Static).update(Content(body, strip_control_codes=False))
         self.text = text
         self.tokens = tokens
