@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 
@@ -90,6 +91,7 @@ class OdaApp(App[None]):
     def on_unmount(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
+        gc.unfreeze()  # the main screen froze the loaded store (see MainScreen.on_store_read)
 
     async def action_quit(self) -> None:
         """Quit; with unsaved edits, ask first."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -162,6 +163,10 @@ class MainScreen(HygieneMarks, Screen[None]):
     def load_store(self) -> None:
         """Read the whole store (it may be large) without blocking the UI."""
         scope = self.scope
+        # The load makes tens of thousands of objects and no garbage cycles: the collector
+        # would only walk them again and again while they are made.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             with self.oda.store_lock:
                 snapshot = take_snapshot(self.store, self.requested_workspace)
@@ -169,6 +174,9 @@ class MainScreen(HygieneMarks, Screen[None]):
         except Exception as exc:  # a broken store must still show a message, not a trace
             self.post_message(StoreRead(None, scope, None, set(), initial=True, error=str(exc)))
             return
+        finally:
+            if collecting:
+                gc.enable()
         self.post_message(StoreRead(snapshot, scope, preview, set(), initial=True))
 
     @work(thread=True, group="refresh", exit_on_error=False)
@@ -250,6 +258,9 @@ class MainScreen(HygieneMarks, Screen[None]):
     def on_store_read(self, message: StoreRead) -> None:
         if message.initial:
             self.loaded = True
+            # What is loaded now lives as long as the app: keep it out of the collector's
+            # full passes, which otherwise stall the UI for ~80 ms at 10,000 memories.
+            self.call_after_refresh(gc.freeze)
             if message.error is not None:
                 self.notify(
                     f"The memory folder could not be read: {clean_line(message.error)}",
