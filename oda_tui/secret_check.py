@@ -41,7 +41,8 @@ def create_checked(
     store: MemoryStore, scope: Scope, title: str, text: str, *, enabled: bool, allow_secret: bool
 ) -> Memory | SecretFound:
     """Create a memory in Settings, or stop at secret-looking text unless ``allow_secret``."""
-    if not allow_secret:
+    valid = store.check_title(title) is None and store.check_text(text) is None
+    if not allow_secret and valid:  # otherwise the store's own refusal comes first
         found = _found(store, normalize_title(title), normalize_text(text), None)
         if found is not None:
             return found
@@ -58,7 +59,10 @@ def change_checked(
     allow_secret: bool,
 ) -> Change | SecretFound:
     """Change a memory, or stop at secret-looking text it did not have unless ``allow_secret``."""
-    if not allow_secret and (title is not None or text is not None):
+    valid = (title is None or store.check_title(title) is None) and (
+        text is None or store.check_text(text) is None
+    )
+    if not allow_secret and valid and (title is not None or text is not None):
         current = store.get(scope, memory_id)
         new_title = current.title if title is None else normalize_title(title)
         new_text = current.text if text is None else normalize_text(text)

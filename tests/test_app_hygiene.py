@@ -70,10 +70,12 @@ async def test_duplicates_keep_one_and_turn_the_others_off(tmp_path: Path) -> No
         assert after.duplicates() == []
         assert [g.kind for g in view.groups] == ["similar"]
         assert notices(app)[-1] == "Kept “tea”; turned off 1 other."
-        # A similar group is not offered as duplicates.
+        # A similar group is not offered as duplicates: keep and delete are dimmed and inert.
+        assert view.check_action("keep", ()) is None and view.check_action("delete_others", ()) is None
+        assert "Similar, not duplicates" in static_text(view.query_one("#duplicate-head"))
         await pilot.press("k")
         await settle(pilot)
-        assert "similar, not the same text" in notices(app)[-1]
+        assert notices(app)[-1] == "Kept “tea”; turned off 1 other."
         assert [m.enabled for m in MemoryStore(root).memories("web")] == [True, True]
         await pilot.press("escape")
         await settle(pilot)
@@ -136,6 +138,18 @@ async def test_secret_looking_text_asks_before_a_new_memory_is_saved(tmp_path: P
         assert (memory.title, memory.text) == ("Wifi", PASSWORD_TEXT)
         assert not screen.editor.is_dirty
         assert screen.table.memory_ids == [memory.id]
+
+
+async def test_the_stores_own_refusal_comes_before_the_secret_question(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("n", *"password: Hunter2-office!", "ctrl+s")
+        await settle(pilot)
+        assert not isinstance(app.screen, SecretDialog)
+        assert notices(app)[-1] == MemoryStore(root).check_text("")
+        assert screen.editor.is_dirty and MemoryStore(root).memories(GLOBAL) == []
 
 
 async def test_secret_looking_text_asks_before_a_change_is_saved(tmp_path: Path) -> None:

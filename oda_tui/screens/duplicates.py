@@ -125,6 +125,7 @@ class DuplicatesScreen(Screen[None]):
         picked = self._picked()
         if picked is not None:
             self._show(*picked)
+        self.refresh_bindings()
 
     @on(OptionList.OptionSelected, "#duplicate-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -160,6 +161,13 @@ class DuplicatesScreen(Screen[None]):
         lines.append(f"The text of “{clean_line(chosen.title)}”:")
         self.query_one("#duplicate-head", Static).update("\n".join(lines))
         self.query_one("#duplicate-text", Static).update(clean_block(chosen.text))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Keep and delete act on duplicates only: dimmed in the Footer on a similar group.
+        if action in ("keep", "delete_others"):
+            picked = self._picked() if self.is_mounted else None
+            return None if picked is None or picked[0].kind != "duplicate" else True
+        return True
 
     def _duplicate_pick(self) -> tuple[Memory, list[Memory]] | None:
         picked = self._picked()

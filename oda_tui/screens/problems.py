@@ -129,7 +129,7 @@ class ProblemsScreen(Screen[None]):
             prompt.append(clean_line(entry.message), style="dim")
             option_list.add_option(Option(prompt))
         warnings = any(e.kind == "secret" for e in self.entries)
-        option_list.border_title = "Problems · ✱ warnings, still sent" if warnings else "Not used as memories"
+        option_list.border_title = "Problems · ✱ warnings" if warnings else "Not used as memories"
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])

@@ -97,8 +97,9 @@ class ReviewScreen(Screen[None]):
         for item in self.items:
             prompt = Text(no_wrap=True, overflow="ellipsis")
             prompt.append(clean_line(item.memory.title) or "(no title)", style="bold")
+            happened = "new" if item.created_by_agent else "changed"
             off = "" if item.memory.enabled else " · off"
-            prompt.append(f"\n{scope_label(item.memory.scope)} · {what_happened(item)}{off}", style="dim")
+            prompt.append(f"\n{scope_label(item.memory.scope)} · {happened}{off}", style="dim")
             option_list.add_option(Option(prompt))
         count = len(self.items)
         option_list.border_title = f"To review · {count}"
