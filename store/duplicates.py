@@ -45,6 +45,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from itertools import chain
 
 from .model import Memory, Scope
@@ -83,6 +84,8 @@ for _code in range(128):
     _decide(_code)
 
 
+# Memoised: after any change the groups are found again, and the texts mostly have not changed.
+@lru_cache(maxsize=1 << 16)
 def normalize_for_duplicates(text: str) -> str:
     """The text as duplicates are compared: NFKD, case folded, no combining marks, and every
     run of punctuation and white space one space, trimmed."""

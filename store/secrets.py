@@ -50,6 +50,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import messages as msg
 from .model import Memory, Scope
@@ -109,8 +110,14 @@ def describe_kinds(kinds: Iterable[str]) -> str:
 
 def secret_kinds(*texts: str) -> tuple[str, ...]:
     """The kinds of secret found in any of the texts, in ``KINDS`` order."""
-    found = {hit.kind for text in texts for hit in find_secrets(text)}
+    found = {kind for text in texts for kind in _kinds_in(text)}
     return tuple(k for k in KINDS if k in found)
+
+
+# Memoised: the warnings are found again after any change, and the texts mostly have not changed.
+@lru_cache(maxsize=1 << 16)
+def _kinds_in(text: str) -> frozenset[str]:
+    return frozenset(hit.kind for hit in find_secrets(text))
 
 
 # --- private keys ----------------------------------------------------------------------------

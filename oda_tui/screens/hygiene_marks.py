@@ -45,7 +45,8 @@ class HygieneMarks:
     def load_marks(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
         with self.app.store_lock:
-            groups = self.app.store.duplicates()
+            groups = self.app.store.duplicates()  # quick: the store memoises the normalised texts
+        # Reviews read history files only, so the lock (which outside changes wait for) is free.
         try:
             to_review = len(pending_review(self.app.store))
         except OSError:
