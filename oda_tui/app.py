@@ -13,6 +13,7 @@ from textual.binding import Binding
 from store import MemoryStore
 
 from .dialogs import ConfirmDialog
+from .keymap import load_keymap
 from .palette import OdaCommands
 from .safe import clean_line
 from .screens import MainScreen
@@ -54,9 +55,17 @@ class OdaApp(App[None]):
         raise LookupError("no main screen")
 
     def on_mount(self) -> None:
+        self._load_keymap()
         self._load_themes()
         if self.watcher is not None:
             self._watch()
+
+    def _load_keymap(self) -> None:
+        loaded = load_keymap()
+        if loaded.keymap:
+            self.set_keymap(loaded.keymap)
+        for problem in loaded.problems:
+            self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
 
     def _load_themes(self) -> None:
         loaded = load_themes()
