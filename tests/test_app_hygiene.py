@@ -276,3 +276,21 @@ async def test_review_edit_opens_the_memory_in_the_editor(tmp_path: Path) -> Non
         await settle(pilot)
         assert [i.memory.id for i in pending_review(MemoryStore(root))] != []
         assert changed not in [i.memory.id for i in pending_review(MemoryStore(root))]
+
+
+async def test_duplicate_marks_follow_outside_changes_once_the_disk_is_quiet(tmp_path: Path) -> None:
+    from app_support import memory_file, wait_until, write_raw
+
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    tea = store.create(GLOBAL, "Tea", "Green tea, no sugar.")
+    app = OdaApp(root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        assert cell_text(screen, tea.id, "on") == "on"
+        write_raw(root / "global" / "0000beef.md", memory_file("Tea again", "green TEA -- no sugar"))
+        await wait_until(pilot, lambda: cell_text(screen, tea.id, "on") == "on≡", "the duplicate mark")
+        assert "duplicates ≡ (press D)" in screen.sub_title
+        (root / "global" / "0000beef.md").unlink()
+        await wait_until(pilot, lambda: cell_text(screen, tea.id, "on") == "on", "the mark to go")

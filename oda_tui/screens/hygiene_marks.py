@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
+from textual.timer import Timer
 
 from store.model import Scope
 
@@ -17,6 +18,9 @@ from ..review_state import pending_review
 if TYPE_CHECKING:
     from ..app import OdaApp
     from ..widgets.memory_table import MemoryTable
+
+
+MARKS_QUIET_S = 0.3
 
 
 class MarksRead(Message):
@@ -40,6 +44,20 @@ class HygieneMarks:
         table: MemoryTable
 
         def _update_subtitle(self) -> None: ...
+
+    _marks_timer: Timer | None = None
+    _marks_started = False
+
+    def schedule_marks(self) -> None:
+        """Read the marks after the frame that shows the list, and while the disk is busy, only
+        once it has been quiet for a moment: they are hints, and must never delay a change."""
+        if not self._marks_started:
+            self._marks_started = True
+            self.call_after_refresh(self.load_marks)  # type: ignore[attr-defined]
+            return
+        if self._marks_timer is not None:
+            self._marks_timer.stop()
+        self._marks_timer = self.set_timer(MARKS_QUIET_S, self.load_marks)  # type: ignore[attr-defined]
 
     @work(thread=True, group="marks", exclusive=True, exit_on_error=False)
     def load_marks(self) -> None:

@@ -303,8 +303,7 @@ class MainScreen(HygieneMarks, Screen[None]):
         self._update_meter()
         self._update_subtitle()
         self._reconcile_editor()
-        # The marks follow the frame that shows the list, so they never delay it.
-        self.call_after_refresh(self.load_marks)
+        self.schedule_marks()
 
     def _visible(self) -> list[Memory]:
         if self.snapshot is None:
