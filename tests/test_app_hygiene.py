@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_support import cell_text, settle, started, static_text
+from app_support import cell_text, settle, started, static_text, wait_until
 from rich.text import Text
 from textual.widgets import Static
 
@@ -81,7 +81,8 @@ async def test_duplicates_keep_one_and_turn_the_others_off(tmp_path: Path) -> No
         await settle(pilot)
         assert app.screen is screen
         assert cell_text(screen, tea, "on") == "off"
-        assert "(press D)" not in screen.sub_title
+        # The marks follow once the disk has been quiet for a moment.
+        await wait_until(pilot, lambda: "(press D)" not in screen.sub_title, "the duplicates hint to go")
 
 
 async def test_duplicates_delete_the_others_after_a_confirmation(tmp_path: Path) -> None:
@@ -255,7 +256,7 @@ async def test_review_accept_turn_off_and_delete(tmp_path: Path, state_folder: P
         assert pending_review(MemoryStore(root)) == []
         await pilot.press("escape")
         await settle(pilot)
-        assert "to review" not in screen.sub_title
+        await wait_until(pilot, lambda: "to review" not in screen.sub_title, "the review hint to go")
 
 
 async def test_review_edit_opens_the_memory_in_the_editor(tmp_path: Path) -> None:
@@ -279,7 +280,7 @@ async def test_review_edit_opens_the_memory_in_the_editor(tmp_path: Path) -> Non
 
 
 async def test_duplicate_marks_follow_outside_changes_once_the_disk_is_quiet(tmp_path: Path) -> None:
-    from app_support import memory_file, wait_until, write_raw
+    from app_support import memory_file, write_raw
 
     root = tmp_path / "oda"
     store = MemoryStore(root)
