@@ -188,6 +188,21 @@ def mark_reviewed(
     return version
 
 
+def carry_mark(
+    store: MemoryStore, scope: Scope, memory_id: str, target: Scope, new_id: str, *, path: Path | None = None
+) -> str | None:
+    """After a move, the review mark goes with the memory (its history moved with it)."""
+    mark = reviewed_mark(store, scope, memory_id, path=path)
+    if mark is None:
+        return None
+    mark_reviewed(store, target, new_id, version=mark, path=path)
+    path = path or state_path()
+    data = load_state(path)
+    _marks_of(data, store, scope).pop(memory_id, None)
+    _write_state(data, path)
+    return mark
+
+
 def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path: Path | None = None) -> int:
     """Drop the marks of memories not in ``keep`` (e.g. purged); returns how many went."""
     path = path or state_path()

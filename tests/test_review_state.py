@@ -175,3 +175,17 @@ def test_forget_marks(store: MemoryStore) -> None:
 def test_review_state_imports_no_textual() -> None:
     source = Path(review_state.__file__).read_text("utf-8")
     assert "textual" not in source.replace("no Textual", "")
+
+
+def test_a_mark_goes_with_a_moved_memory(tmp_path: Path) -> None:
+    from oda_tui.review_state import carry_mark, mark_reviewed, reviewed_mark
+
+    store = MemoryStore(tmp_path / "oda")
+    m = store.create(GLOBAL, "T", "by the agent", source="ai", via="chat")
+    state = tmp_path / "state.json"
+    name = mark_reviewed(store, GLOBAL, m.id, path=state)
+    moved = store.move(GLOBAL, m.id, "proj")
+    assert carry_mark(store, GLOBAL, m.id, moved.scope, moved.id, path=state) == name
+    assert reviewed_mark(store, "proj", moved.id, path=state) == name
+    assert reviewed_mark(store, GLOBAL, m.id, path=state) is None
+    assert carry_mark(store, "other", "00000000", "proj", "00000000", path=state) is None

@@ -17,13 +17,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
 
-from store import StoreError, scope_label
+from store import MemoryStore, StoreError, scope_label
 from store.model import ChatMemory, Memory, Scope
 
 from ..dialogs import ConfirmDialog, ConflictDialog, SecretDialog
 from ..dialogs.conflict import Choice
 from ..dialogs.scope_picker import ScopePicker
 from ..external_editor import open_in_editor
+from ..review_state import carry_mark
 from ..safe import clean_block, clean_line
 from ..secret_check import SecretFound, change_checked, create_checked
 from ..snapshot import Snapshot, take_snapshot
@@ -42,8 +43,6 @@ from .problems import ProblemsScreen
 from .review import ReviewScreen
 
 if TYPE_CHECKING:
-    from store import MemoryStore
-
     from ..app import OdaApp
 
 # Single-letter keys are hidden (and inert) while a text field has the focus.
@@ -842,9 +841,15 @@ class MainScreen(HygieneMarks, Screen[None]):
             if answer is None:
                 return
             (target,) = answer
+
+            def move(store: MemoryStore) -> Memory:
+                moved = store.move(memory.scope, memory.id, target)
+                carry_mark(store, memory.scope, memory.id, moved.scope, moved.id)
+                return moved
+
             self.run_op(
                 "move",
-                lambda store: store.move(memory.scope, memory.id, target),
+                move,
                 {"done": f"Moved “{clean_line(memory.title)}” to {scope_label(target)}."},
             )
 
