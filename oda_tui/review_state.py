@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Any
 
 import platformdirs
 
-from store import MemoryStore
+from store import MemoryStore, write_atomic
 from store.history import read_version, version_names
 from store.layout import history_dir
 from store.model import Memory, Scope, Version
@@ -117,30 +116,8 @@ def load_state(path: Path | None = None) -> dict[str, Any]:
 
 
 def _write_state(data: dict[str, Any], path: Path) -> None:
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     payload = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
-    tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(payload)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    write_atomic(path, payload)  # private folders (0700) and file (0600), like the store's
 
 
 def _marks_of(data: dict[str, Any], store: MemoryStore, scope: Scope) -> dict[str, Any]:

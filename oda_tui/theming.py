@@ -17,6 +17,8 @@ import yaml
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from store import write_atomic
+
 CONFIG_ENV = "ODA_TUI_CONFIG"
 SETTINGS_FILE = "settings.json"
 COLOR_FIELDS = (
@@ -135,8 +137,6 @@ def save_theme(name: str) -> None:
         except (OSError, ValueError):
             data = {}
         data["theme"] = name
-        tmp = folder / f".{SETTINGS_FILE}.tmp"
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
     except OSError:
         pass
