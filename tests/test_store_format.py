@@ -6,8 +6,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from store import GLOBAL, Memory, MemoryStore
 from store.limits import Limits
@@ -204,58 +202,7 @@ def test_unknown_keys_survive_a_rewrite_in_order(store: MemoryStore, root: Path)
     assert text.index("zeta: 1") < text.index("alpha: [x, y]")
 
 
-titles = st.text(min_size=1, max_size=120).map(lambda t: " ".join(t.split())).filter(bool)
-texts = st.text(max_size=300).map(lambda t: t.replace("\r\n", "\n").strip())
-moments = st.datetimes(
-    min_value=datetime(1971, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
-).map(lambda d: d.replace(microsecond=d.microsecond // 1000 * 1000))
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    title=titles,
-    text=texts,
-    enabled=st.booleans(),
-    source=st.sampled_from(["user", "ai"]),
-    session=st.none() | st.text(max_size=40),
-    created=st.none() | moments,
-    updated=st.none() | moments,
-)
-def test_any_valid_memory_round_trips(
-    title: str,
-    text: str,
-    enabled: bool,
-    source: str,
-    session: str | None,
-    created: datetime | None,
-    updated: datetime | None,
-) -> None:
-    fields = Fields(
-        title=title, enabled=enabled, source=source, session_id=session, created=created, updated=updated
-    )
-    raw = render_new(fields, text).encode("utf-8")
-    doc = parse_bytes(raw, Limits(text_max_chars=100000))
-    assert isinstance(doc, Document), (raw, doc)
-    got = doc.fields
-    assert (got.title, got.enabled, got.source, got.created, got.updated) == (
-        title,
-        enabled,
-        source,
-        created,
-        updated,
-    )
-    assert got.session_id == session
-    assert doc.text == text
-
-
-@settings(max_examples=400, deadline=None)
-@given(
-    st.binary(max_size=400)
-    | st.text(max_size=400).map(lambda t: ("---\n" + t).encode("utf-8", "surrogatepass"))
-)
-def test_any_bytes_give_a_memory_or_a_problem(raw: bytes) -> None:
-    result = parse_bytes(raw, LIMITS)
-    assert isinstance(result, Document | FileProblem)
+# Fuzzing (any bytes, any valid memory round-trips) lives in test_harness_fuzz.py.
 
 
 def test_store_reads_what_it_wrote(store: MemoryStore, root: Path) -> None:
