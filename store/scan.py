@@ -39,16 +39,20 @@ class FileEntry(NamedTuple):
 _MEMORY_NAME = re.compile(r"[0-9a-f]{8}\.md\Z")
 
 
+def _entries(folder: Path) -> tuple[list[os.DirEntry[str]], list[Ignored]]:
+    """A folder's entries; a missing folder has none, an unreadable one is listed as ignored."""
+    try:
+        return list(os.scandir(folder)), []
+    except (FileNotFoundError, NotADirectoryError):
+        return [], []
+    except OSError as exc:
+        return [], [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
+
+
 def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], list[Ignored]]:
     """The candidate memory files of one set, and what it ignores there."""
     files: list[FileEntry] = []
-    ignored: list[Ignored] = []
-    try:
-        entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError):
-        return files, ignored
-    except OSError as exc:
-        return files, [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
+    entries, ignored = _entries(folder)
     for entry in entries:
         name = entry.name
         if _MEMORY_NAME.match(name) is not None and not entry.is_symlink():
@@ -82,13 +86,7 @@ def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], l
 def list_workspaces(root: Path, folder: Path) -> tuple[list[tuple[str, Path]], list[Ignored]]:
     """The valid workspace folders (key, path), and the entries ignored beside them."""
     found: list[tuple[str, Path]] = []
-    ignored: list[Ignored] = []
-    try:
-        entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError):
-        return found, ignored
-    except OSError as exc:
-        return found, [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
+    entries, ignored = _entries(folder)
     for entry in entries:
         name = entry.name
         if is_silent_name(name):
