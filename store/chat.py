@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from .model import ChatEntry, ChatMemory
@@ -13,7 +12,12 @@ APPLIES = "This applies from now on; the rest of the memory is unchanged."
 
 def estimate_tokens(text: str) -> int:
     """About four characters per token, rounded up."""
-    return math.ceil(len(text) / 4)
+    return tokens_for_chars(len(text))
+
+
+def tokens_for_chars(chars: int) -> int:
+    """The estimate of a text of ``chars`` characters (no need to build the text)."""
+    return -(-chars // 4)
 
 
 def entry_chars(title: str, text: str) -> int:

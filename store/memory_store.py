@@ -16,7 +16,7 @@ from filelock import FileLock
 from . import history, parse_index
 from . import messages as msg
 from .atomic import fsync_dir, remove_durably, write_atomic
-from .chat import build_chat_memory, chat_chars, entry_chars, estimate_tokens
+from .chat import build_chat_memory, chat_chars, entry_chars, tokens_for_chars
 from .duplicates import find_duplicates, find_similar
 from .errors import StoreError
 from .layout import (
@@ -174,16 +174,6 @@ class MemoryStore:
         self._check_scope(scope)
         return _memory_path(self.root, scope, memory_id)
 
-    def scope_of_path(self, path: Path | str) -> Scope | None:
-        """The scope a path under the root belongs to; None outside any memory set.
-
-        (The global scope is also None: use ``memory_path`` to tell them apart.)
-        """
-        parts = self._relative_parts(Path(path))
-        if parts and parts[0] == WORKSPACES_DIR and len(parts) >= 2 and is_valid_key(parts[1]):
-            return parts[1]
-        return None
-
     def check_title(self, title: str) -> str | None:
         """The message a title would be refused with, or None when it is fine."""
         title = normalize_title(title)
@@ -260,7 +250,7 @@ class MemoryStore:
             if workspace is not None:
                 more, n = self._sums(workspace)
                 total, count = total + more, count + n
-            return estimate_tokens_of(chat_chars(total, count))
+            return tokens_for_chars(chat_chars(total, count))
 
     def _sums(self, scope: Scope) -> tuple[int, int]:
         state = self._loaded()
@@ -936,8 +926,8 @@ class MemoryStore:
                 extra_chars, extra_count = deltas.get(chat, (0, 0))
                 total, count = total + more, count + n
                 d_chars, d_count = d_chars + extra_chars, d_count + extra_count
-            old = estimate_tokens_of(chat_chars(total, count))
-            new = estimate_tokens_of(chat_chars(total + d_chars, count + d_count))
+            old = tokens_for_chars(chat_chars(total, count))
+            new = tokens_for_chars(chat_chars(total + d_chars, count + d_count))
             if new > limit and new > old and (worst is None or new > worst[0]):
                 worst = (new, chat)
         if worst is not None:
@@ -945,11 +935,6 @@ class MemoryStore:
             if chat is None:
                 raise StoreError(msg.CHAT_OVER_LIMIT.format(n=tokens, m=limit))
             raise StoreError(msg.WORKSPACE_CHAT_OVER_LIMIT.format(key=chat, n=tokens, m=limit))
-
-
-def estimate_tokens_of(chars: int) -> int:
-    """The token estimate of a text of ``chars`` characters."""
-    return -(-chars // 4)
 
 
 def _order_key(memory: Memory) -> tuple[bool, datetime, str]:
@@ -962,4 +947,4 @@ def _check_via(via: str) -> None:
         raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f'"{via}" is not a way a change can come'))
 
 
-__all__ = ["MemoryStore", "estimate_tokens"]
+__all__ = ["MemoryStore"]

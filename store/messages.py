@@ -50,7 +50,6 @@ IGNORED_BAD_KEY = (
     "beginning with a letter or digit, at most 128 characters)."
 )
 IGNORED_LINK_OUTSIDE = "The link leads outside the memory folder, so it is not followed."
-IGNORED_NOT_A_FILE = "This is not a regular file."
 
 # Secret-looking text (issue 7): our wording. {what} is e.g. "a password" or
 # "a password and an API key or token" (store.secrets.describe_kinds).
