@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,24 @@ HAND_EDITED = {
         "---\ntitle:    Tea   \nenabled:  true\nsource: user\nextra: {a: 1, b: [x, y]}\n---\n\nBody  \n"
     ),
 }
+
+
+@pytest.fixture(autouse=True)
+def ticking_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each save a millisecond later than the one before: two saves in the same millisecond
+    would write the same `updated` line, and the tests count which lines changed."""
+    from datetime import timedelta
+
+    import store.memory_store as memory_store
+
+    real = memory_store.now_utc
+    last = [real()]
+
+    def now() -> datetime:
+        last[0] = max(real(), last[0] + timedelta(milliseconds=1))
+        return last[0]
+
+    monkeypatch.setattr(memory_store, "now_utc", now)
 
 
 def load(store: MemoryStore, content: str | bytes) -> Path:
