@@ -171,6 +171,9 @@ _CANON = re.compile(
 )
 
 
+_fromiso = datetime.fromisoformat
+
+
 def parse_content(raw: bytes, limits: Limits) -> Content | FileProblem:
     """A file's fields and text, or its problem: ``parse_bytes`` without the rewrite data.
 
@@ -187,14 +190,12 @@ def parse_content(raw: bytes, limits: Limits) -> Content | FileProblem:
             title_plain, title_quoted, enabled, source, sess_plain, sess_quoted, c, u = m.groups()
             title = title_plain if title_quoted is None else title_quoted.replace("''", "'")
             session = sess_plain if sess_quoted is None else sess_quoted.replace("''", "'")
-            created = None if c is None else parse_timestamp(c)
-            updated = None if u is None else parse_timestamp(u)
-            if (
-                title not in _YAML_NULL
-                and session not in _YAML_NULL
-                and (created is not None or c is None)
-                and (updated is not None or u is None)
-            ):
+            try:  # the pattern took only UTC to the millisecond: no more to do than this
+                created = None if c is None else _fromiso(c)
+                updated = None if u is None else _fromiso(u)
+            except ValueError:  # a day that does not exist: the long way gives its message
+                title = ""
+            if title not in _YAML_NULL and session not in _YAML_NULL:
                 body = content[m.end() :]
                 if "\r" in body:
                     body = body.replace("\r\n", "\n")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 #: A scope is the global set (``GLOBAL``, which is ``None``) or a workspace key.
 Scope = str | None
@@ -17,9 +17,12 @@ def scope_label(scope: Scope) -> str:
     return "Global" if scope is None else scope
 
 
-@dataclass(frozen=True, slots=True)
-class Memory:
-    """One problem-free memory file, as read."""
+class Memory(NamedTuple):
+    """One problem-free memory file, as read.
+
+    An immutable record. It is a named tuple rather than a frozen dataclass because a start
+    builds one per file: this is the cheapest immutable record Python can build.
+    """
 
     id: str
     scope: Scope
@@ -30,13 +33,22 @@ class Memory:
     session_id: str | None
     created: datetime | None
     updated: datetime | None
-    path: Path
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    location: str  # the file's path, as a string (``path`` gives it as a Path)
+    extra: dict[str, Any] = {}  # unknown frontmatter keys, as read; never changed in place
+
+    @property
+    def path(self) -> Path:
+        """The memory's file."""
+        return Path(self.location)
 
     @property
     def saved_by_agent(self) -> bool:
         """True for a memory Oda saved itself (``source: ai``)."""
         return self.source == "ai"
+
+    def __hash__(self) -> int:
+        # ``extra`` is a dict: leave it out, as equal records still hash alike.
+        return hash(self[:10])
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,36 +1,47 @@
 """The parse index: what each memory file held the last time it was read, so a start with
 unchanged files reads none of them.
 
-It lives at ``<root>/history/.index/parse-index.json`` (a cache, never a source of truth):
-one header line ``oda-store-parse-index <version> <crc32 of the rest>``, then JSON with one
-column per field, in the same order as ``paths``. An entry is used only when the file's size,
-mtime_ns, ctime_ns and inode are all what the index recorded and the limits are the same; any
-other file is read again. An index that is unreadable, damaged, of another version or
-malformed in any way is ignored as a whole (and rewritten after the next full read).
-JSON only, checked column by column: loading an index never runs code.
+It lives at ``<root>/history/.index/parse-index.bin`` (a cache, never a source of truth):
+
+- a header line ``oda-store-parse-index <version> <crc32 of the rest>``;
+- a JSON line: the limits, the machine's byte order, the per-memory flags as strings of
+  one character each, the problem files (few) in full, and the length of each part below;
+- the memories' stat signatures as two native integer arrays;
+- the length in bytes of every string, column by column (keys, titles, texts, sessions,
+  created, updated), as one native integer array;
+- all those strings one after another, each UTF-8.
+
+An entry is used only when the file's size, mtime_ns, ctime_ns and inode are all what the
+index recorded and the limits are the same; any other file is read again. An index that is
+unreadable, damaged, of another version or machine, or malformed in any way is ignored as a
+whole (and rewritten after the next full read). Loading an index never runs code: the parts
+are plain numbers and text, and every one is checked before it is used.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import zlib
+from array import array
 from collections.abc import Iterable
 from datetime import datetime
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from .atomic import write_atomic
-from .layout import HISTORY_DIR
+from .layout import HISTORY_DIR, MEMORY_SUFFIX
 from .limits import Limits
 from .model import Memory, Problem, Scope
 
 INDEX_DIR = ".index"
-INDEX_FILE = "parse-index.json"
+INDEX_FILE = "parse-index.bin"
+_OLD_INDEX_FILE = "parse-index.json"  # version 1, replaced by the first save of version 2
 MAGIC = "oda-store-parse-index"
-VERSION = 1
-_COLUMNS = ("paths", "size", "mtime", "ctime", "ino", "kind", "title", "text", "enabled", "source")
-_OPTIONAL = ("session", "created", "updated", "line")
+VERSION = 2
+_COLUMNS = 6  # key, title, text, session, created, updated
 
 #: size, mtime_ns, ctime_ns, inode (as ``scan.signature``).
 Signature = tuple[int, int, int, int]
@@ -50,94 +61,98 @@ def relative_key(scope: Scope, name: str) -> str:
     return f"global/{name}" if scope is None else f"workspaces/{scope}/{name}"
 
 
+def _machine() -> list[Any]:
+    return [sys.byteorder, array("q").itemsize, array("Q").itemsize, array("l").itemsize]
+
+
 class ParseIndex:
     """A loaded index: look a file up by key and signature, get its memory or problem back."""
 
-    __slots__ = (
-        "positions",
-        "_sigs",
-        "_kind",
-        "_title",
-        "_text",
-        "_enabled",
-        "_source",
-        "_session",
-        "_created",
-        "_updated",
-        "_line",
-    )
+    __slots__ = ("positions", "_sigs", "_rows", "_problems")
 
-    def __init__(self, data: dict[str, Any]) -> None:
-        """Build from decoded JSON; raises ValueError when anything is not as written."""
-        cols: dict[str, Any] = {name: data.get(name) for name in _COLUMNS + _OPTIONAL}
-        paths = cols["paths"]
-        if not isinstance(paths, list):
-            raise ValueError("no paths")
-        n = len(paths)
-        for name, col in cols.items():
-            if not isinstance(col, list | str) or len(col) != n:
+    def __init__(self, meta: dict[str, Any], parts: list[bytes]) -> None:
+        """Build from the JSON line and the binary parts; raises ValueError when anything is
+        not as written (wrong type, length, character or count)."""
+        n = meta.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ValueError("count")
+        flags = {}
+        for name, allowed in (("enabled", "01"), ("source", "ua"), ("nosession", "01")):
+            col = meta.get(name)
+            if not isinstance(col, str) or len(col) != n or not set(col) <= set(allowed):
                 raise ValueError(f"column {name}")
-        _only(paths, {str})
-        for name in ("size", "mtime", "ctime", "ino"):
-            _only(cols[name], {int})
-        _only(cols["title"], {str})
-        _only(cols["text"], {str})
-        _only(cols["session"], {str, type(None)})
-        _only(cols["line"], {int, type(None)})
-        for name, allowed in (("kind", "mp"), ("enabled", "01"), ("source", "ua")):
-            col = cols[name]
-            if not isinstance(col, str) or not set(col) <= set(allowed):
-                raise ValueError(f"column {name}")
-        self._created = _moments(cols["created"])
-        self._updated = _moments(cols["updated"])
-        self.positions: dict[str, int] = dict(zip(paths, range(n), strict=True))
-        self._sigs: list[Signature] = list(
-            zip(cols["size"], cols["mtime"], cols["ctime"], cols["ino"], strict=True)
+            flags[name] = col
+        unsigned, signed, lengths = array("Q"), array("q"), array("l")
+        unsigned.frombytes(parts[0])  # raises ValueError for a length that is not whole items
+        signed.frombytes(parts[1])
+        lengths.frombytes(parts[2])
+        blob = parts[3]
+        if len(unsigned) != 2 * n or len(signed) != 2 * n or len(lengths) != _COLUMNS * n:
+            raise ValueError("part sizes")
+        if (n and min(lengths) < 0) or sum(lengths) != len(blob):
+            raise ValueError("string lengths")
+        # One decode per string: slicing one decoded text would scan every slice for its
+        # widest character, which costs more than decoding.
+        ends = list(accumulate(lengths))
+        strings = [
+            blob[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends, strict=True)
+        ]
+        keys, titles, texts, sessions, created, updated = (
+            strings[c * n : (c + 1) * n] for c in range(_COLUMNS)
         )
-        self._kind: str = cols["kind"]
-        self._title: list[str] = cols["title"]
-        self._text: list[str] = cols["text"]
-        self._enabled: str = cols["enabled"]
-        self._source: str = cols["source"]
-        self._session: list[str | None] = cols["session"]
-        self._line: list[int | None] = cols["line"]
+        fromiso = datetime.fromisoformat
+        self._rows: list[tuple[Any, ...]] = list(
+            zip(
+                titles,
+                texts,
+                [c == "1" for c in flags["enabled"]],
+                ["user" if c == "u" else "ai" for c in flags["source"]],
+                [
+                    None if missing == "1" else s
+                    for missing, s in zip(flags["nosession"], sessions, strict=True)
+                ],
+                [fromiso(s) if s else None for s in created],
+                [fromiso(s) if s else None for s in updated],
+                strict=True,
+            )
+        )
+        self._sigs: list[Signature] = list(
+            zip(unsigned[0::2], signed[0::2], signed[1::2], unsigned[1::2], strict=True)
+        )
+        self.positions: dict[str, int] = dict(zip(keys, range(n), strict=True))
+        self._problems: dict[str, tuple[Signature, str, int | None]] = {}
+        problems = meta.get("problems")
+        if not isinstance(problems, list):
+            raise ValueError("problems")
+        for row in problems:
+            if (
+                not isinstance(row, list)
+                or len(row) != 7
+                or not isinstance(row[0], str)
+                or not all(type(v) is int for v in row[1:5])
+                or not isinstance(row[5], str)
+                or not (row[6] is None or type(row[6]) is int)
+            ):
+                raise ValueError("problem row")
+            self._problems[row[0]] = ((row[1], row[2], row[3], row[4]), row[5], row[6])
 
     def __len__(self) -> int:
-        return len(self._kind)
+        return len(self._rows) + len(self._problems)
 
     def lookup(
-        self, key: str, sig: Signature, path: Path, scope: Scope, memory_id: str
+        self, key: str, sig: Signature, path: str, scope: Scope, memory_id: str
     ) -> Memory | Problem | None:
         """The memory or problem the file held, when its signature is the one recorded."""
         i = self.positions.get(key)
-        if i is None or self._sigs[i] != sig:
+        if i is None:
+            problem = self._problems.get(key)
+            if problem is None or problem[0] != sig:
+                return None
+            return Problem(Path(path), scope, memory_id, problem[1], problem[2])
+        if self._sigs[i] != sig:
             return None
-        if self._kind[i] == "p":
-            return Problem(path, scope, memory_id, self._title[i], self._line[i])
-        return Memory(
-            memory_id,
-            scope,
-            self._title[i],
-            self._text[i],
-            self._enabled[i] == "1",
-            "user" if self._source[i] == "u" else "ai",
-            self._session[i],
-            self._created[i],
-            self._updated[i],
-            path,
-            {},
-        )
-
-
-def _only(column: Any, types: set[type]) -> None:
-    if not isinstance(column, list) or not set(map(type, column)) <= types:
-        raise ValueError("a column holds the wrong type")
-
-
-def _moments(column: Any) -> list[datetime | None]:
-    _only(column, {str, type(None)})
-    fromiso = datetime.fromisoformat
-    return [None if text is None else fromiso(text) for text in column]
+        title, text, enabled, source, session, created, updated = self._rows[i]
+        return Memory(memory_id, scope, title, text, enabled, source, session, created, updated, path, {})
 
 
 def load(root: Path, limits: Limits) -> ParseIndex | None:
@@ -147,82 +162,81 @@ def load(root: Path, limits: Limits) -> ParseIndex | None:
             raw = f.read()
     except OSError:
         return None
-    header, _, body = raw.partition(b"\n")
+    header, _, rest = raw.partition(b"\n")
     try:
         magic, version, crc = header.decode("ascii").split(" ")
-        if magic != MAGIC or int(version) != VERSION or int(crc, 16) != zlib.crc32(body):
+        if magic != MAGIC or int(version) != VERSION or int(crc, 16) != zlib.crc32(rest):
             return None
-        data = json.loads(body)
-        if not isinstance(data, dict) or data.get("limits") != _limits_key(limits):
+        line, _, data = rest.partition(b"\n")
+        meta = json.loads(line)
+        if (
+            not isinstance(meta, dict)
+            or meta.get("limits") != _limits_key(limits)
+            or meta.get("machine") != _machine()
+        ):
             return None
-        return ParseIndex(data)
-    except (ValueError, TypeError, UnicodeDecodeError, RecursionError):
+        sizes = meta.get("parts")
+        if (
+            not isinstance(sizes, list)
+            or len(sizes) != 4
+            or not all(type(s) is int and s >= 0 for s in sizes)
+            or sum(sizes) != len(data)
+        ):
+            return None
+        ends = list(accumulate(sizes))
+        parts = [data[start:end] for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+        return ParseIndex(meta, parts)
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError, OverflowError):
         return None
 
 
-def save(root: Path, limits: Limits, items: Iterable[tuple[str, Signature, Memory | Problem]]) -> bool:
+def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | Problem]]) -> bool:
     """Write the index for these files (memories with unknown keys are left out: they are
     read each time). Never raises for a disk problem: the index is only a cache."""
-    paths: list[str] = []
-    sigs: list[Signature] = []
-    kind: list[str] = []
-    title: list[str] = []
-    text: list[str] = []
-    enabled: list[str] = []
-    source: list[str] = []
-    session: list[str | None] = []
-    created: list[str | None] = []
-    updated: list[str | None] = []
-    line: list[int | None] = []
-    for key, sig, item in items:
+    memories: list[tuple[Signature, Memory]] = []
+    problems: list[list[Any]] = []
+    for sig, item in items:
         if isinstance(item, Memory):
-            if item.extra:
-                continue
-            kind.append("m")
-            title.append(item.title)
-            text.append(item.text)
-            enabled.append("1" if item.enabled else "0")
-            source.append("u" if item.source == "user" else "a")
-            session.append(item.session_id)
-            created.append(None if item.created is None else item.created.isoformat())
-            updated.append(None if item.updated is None else item.updated.isoformat())
-            line.append(None)
+            if not item.extra:
+                memories.append((sig, item))
         else:
-            kind.append("p")
-            title.append(item.message)
-            text.append("")
-            enabled.append("0")
-            source.append("u")
-            session.append(None)
-            created.append(None)
-            updated.append(None)
-            line.append(item.line)
-        paths.append(key)
-        sigs.append(sig)
-    sizes, mtimes, ctimes, inos = (list(c) for c in zip(*sigs, strict=True)) if sigs else ([], [], [], [])
-    data = {
+            key = relative_key(item.scope, item.id + MEMORY_SUFFIX)
+            problems.append([key, *sig, item.message, item.line])
+    unsigned = array("Q", [v for sig, _ in memories for v in (sig[0], sig[3])])
+    signed = array("q", [v for sig, _ in memories for v in (sig[1], sig[2])])
+    ms = [m for _, m in memories]
+    columns = [
+        [relative_key(m.scope, m.id + MEMORY_SUFFIX) for m in ms],
+        [m.title for m in ms],
+        [m.text for m in ms],
+        [m.session_id or "" for m in ms],
+        ["" if m.created is None else m.created.isoformat() for m in ms],
+        ["" if m.updated is None else m.updated.isoformat() for m in ms],
+    ]
+    encoded = [s.encode("utf-8", "surrogatepass") for column in columns for s in column]
+    lengths = array("l", map(len, encoded))
+    parts = [unsigned.tobytes(), signed.tobytes(), lengths.tobytes(), b"".join(encoded)]
+    meta = {
         "limits": _limits_key(limits),
-        "paths": paths,
-        "size": sizes,
-        "mtime": mtimes,
-        "ctime": ctimes,
-        "ino": inos,
-        "kind": "".join(kind),
-        "title": title,
-        "text": text,
-        "enabled": "".join(enabled),
-        "source": "".join(source),
-        "session": session,
-        "created": created,
-        "updated": updated,
-        "line": line,
+        "machine": _machine(),
+        "n": len(ms),
+        "enabled": "".join("1" if m.enabled else "0" for m in ms),
+        "source": "".join("u" if m.source == "user" else "a" for m in ms),
+        "nosession": "".join("1" if m.session_id is None else "0" for m in ms),
+        "problems": problems,
+        "parts": [len(p) for p in parts],
     }
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    header = f"{MAGIC} {VERSION} {zlib.crc32(body):08x}\n".encode("ascii")
+    line = json.dumps(meta, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    rest = b"".join([line, b"\n", *parts])
+    header = f"{MAGIC} {VERSION} {zlib.crc32(rest):08x}\n".encode("ascii")
     try:
-        write_atomic(index_path(root), header + body, durable=False)
+        write_atomic(index_path(root), header + rest, durable=False)
     except OSError:
         return False
+    try:
+        os.unlink(index_path(root).with_name(_OLD_INDEX_FILE))
+    except OSError:
+        pass
     return True
 
 

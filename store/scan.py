@@ -15,8 +15,8 @@ from .limits import Limits
 from .memoryfile import Content, FileProblem, parse_content
 from .model import Ignored, Scope
 
-# A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
-_child: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
+#: A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
+child_path: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
 
 #: What identifies one state of a file on disk; a change in any part means "read it again".
 Signature = tuple[int, int, int, int]
@@ -28,12 +28,12 @@ def signature(st: os.stat_result) -> Signature:
 
 
 class FileEntry(NamedTuple):
-    """A candidate memory file found in a set (``name`` is its path as a string, if known)."""
+    """A candidate memory file found in a set: its path (as a string), scope, id and name."""
 
-    path: Path
+    path: str
     scope: Scope
     id: str
-    name: str = ""
+    name: str
 
 
 _MEMORY_NAME = re.compile(r"[0-9a-f]{8}\.md\Z")
@@ -61,11 +61,11 @@ def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], l
             except OSError:
                 is_dir = False
             if not is_dir:
-                files.append(FileEntry(_child(folder, name), scope, name[:8], entry.path))
+                files.append(FileEntry(entry.path, scope, name[:8], name))
                 continue
         if is_silent_name(name):
             continue
-        path = _child(folder, name)
+        path = child_path(folder, name)
         if entry.is_symlink() and not is_inside(root, path):
             ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
             continue
@@ -79,7 +79,7 @@ def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], l
         elif memory_id is None:
             ignored.append(Ignored(path, msg.IGNORED_BAD_NAME))
         else:
-            files.append(FileEntry(path, scope, memory_id))
+            files.append(FileEntry(entry.path, scope, memory_id, name))
     return files, ignored
 
 
@@ -129,8 +129,10 @@ def read_file(path: Path | str, limits: Limits) -> tuple[Signature, Content | Fi
         if st.st_size > limits.file_max_bytes:
             return sig, FileProblem(msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes))
         try:
-            raw = os.read(fd, limits.file_max_bytes + 1)
-            while len(raw) <= limits.file_max_bytes:
+            # Ask for one byte more than fstat saw: a short read is the end of a regular file,
+            # so an unchanged file costs one read, with a buffer of its own size.
+            raw = os.read(fd, st.st_size + 1)
+            while st.st_size < len(raw) <= limits.file_max_bytes:  # it grew since the fstat
                 more = os.read(fd, limits.file_max_bytes + 1 - len(raw))
                 if not more:
                     break

@@ -60,7 +60,7 @@ def test_titles_and_texts_with_markdown_never_break_the_structure() -> None:
 
 
 def memory(title: str, text: str) -> Memory:
-    return Memory("0000000e", None, title, text, True, "user", None, None, None, Path("x"))
+    return Memory("0000000e", None, title, text, True, "user", None, None, None, "x")
 
 
 def test_export_to_a_file_one_workspace_and_json(tmp_path: Path) -> None:

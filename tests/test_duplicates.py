@@ -45,7 +45,7 @@ def mem(
         session_id=None,
         created=created,
         updated=created,
-        path=Path("/nowhere") / memory_id,
+        location=f"/nowhere/{memory_id}",
     )
 
 

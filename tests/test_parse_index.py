@@ -3,8 +3,12 @@ a cache (a changed file is read again; a damaged or foreign index is ignored and
 
 from __future__ import annotations
 
+import json
 import os
+import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import memory_file, write_raw
@@ -89,16 +93,33 @@ def test_a_damaged_or_foreign_index_is_ignored_and_rebuilt(filled: Path, damage:
     assert parse_index.load(filled, Limits()) is not None  # rebuilt
 
 
-def test_a_well_formed_index_with_wrong_types_is_ignored(filled: Path) -> None:
-    import json
-    import zlib
+def _with_meta(meta: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {**meta, **changes}
 
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda meta, data: (_with_meta(meta, enabled=12345), data),
+        lambda meta, data: (_with_meta(meta, source="x" * meta["n"]), data),
+        lambda meta, data: (_with_meta(meta, n=meta["n"] + 1), data),
+        lambda meta, data: (_with_meta(meta, problems=[["global/x.md", 1, 2, 3, "4", "m", None]]), data),
+        lambda meta, data: (_with_meta(meta, parts=[0, 0, 0, len(data)]), data),
+        lambda meta, data: (_with_meta(meta, machine=["middle-endian", 8, 8, 8]), data),
+        lambda meta, data: (meta, data[:-3]),
+    ],
+    ids=["flag-type", "flag-char", "count", "problem-row", "parts", "machine", "truncated"],
+)
+def test_a_well_formed_index_that_does_not_add_up_is_ignored(
+    filled: Path, damage: Callable[[dict[str, Any], bytes], tuple[dict[str, Any], bytes]]
+) -> None:
     expected = picture(started(filled))
-    header, _, body = index_path(filled).read_bytes().partition(b"\n")
-    data = json.loads(body)
-    data["title"][0] = 12345  # not a string: the whole index is distrusted
-    body = json.dumps(data).encode()
-    index_path(filled).write_bytes(f"oda-store-parse-index 1 {zlib.crc32(body):08x}\n".encode() + body)
+    _, _, rest = index_path(filled).read_bytes().partition(b"\n")
+    line, _, data = rest.partition(b"\n")
+    meta, data = damage(json.loads(line), data)
+    rest = json.dumps(meta).encode() + b"\n" + data
+    header = f"{parse_index.MAGIC} {parse_index.VERSION} {zlib.crc32(rest):08x}\n".encode()
+    index_path(filled).write_bytes(header + rest)  # the checksum is right: only the checks catch it
     assert parse_index.load(filled, Limits()) is None
     assert picture(started(filled)) == expected
 
