@@ -6,9 +6,10 @@ It lives at ``<root>/history/.index/parse-index.bin`` (a cache, never a source o
 - a header line ``oda-store-parse-index <version> <crc32 of the rest>``;
 - a JSON line: the limits, the machine's byte order, the per-memory flags as strings of
   one character each, the problem files (few) in full, and the length of each part below;
-- the memories' stat signatures as two native integer arrays;
-- the length in bytes of every string, column by column (keys, titles, texts, sessions,
-  created, updated), as one native integer array;
+- the memories' stat signatures, then their created and updated moments (microseconds
+  since 1970, UTC), as two native integer arrays;
+- the length in bytes of every string, column by column (keys, titles, texts, sessions),
+  as one native integer array;
 - all those strings one after another, each UTF-8.
 
 An entry is used only when the file's size, mtime_ns, ctime_ns and inode are all what the
@@ -26,7 +27,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,11 @@ INDEX_FILE = "parse-index.bin"
 _OLD_INDEX_FILE = "parse-index.json"  # version 1, replaced by the first save of version 2
 MAGIC = "oda-store-parse-index"
 VERSION = 2
-_COLUMNS = 6  # key, title, text, session, created, updated
+_COLUMNS = 4  # key, title, text, session
+# created and updated: microseconds since the epoch, UTC (every moment a file gives is UTC).
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+_NO_MOMENT = -(2**63)
 
 #: size, mtime_ns, ctime_ns, inode (as ``scan.signature``).
 Signature = tuple[int, int, int, int]
@@ -87,7 +92,7 @@ class ParseIndex:
         signed.frombytes(parts[1])
         lengths.frombytes(parts[2])
         blob = parts[3]
-        if len(unsigned) != 2 * n or len(signed) != 2 * n or len(lengths) != _COLUMNS * n:
+        if len(unsigned) != 2 * n or len(signed) != 4 * n or len(lengths) != _COLUMNS * n:
             raise ValueError("part sizes")
         if (n and min(lengths) < 0) or sum(lengths) != len(blob):
             raise ValueError("string lengths")
@@ -97,10 +102,8 @@ class ParseIndex:
         strings = [
             blob[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends, strict=True)
         ]
-        keys, titles, texts, sessions, created, updated = (
-            strings[c * n : (c + 1) * n] for c in range(_COLUMNS)
-        )
-        fromiso = datetime.fromisoformat
+        keys, titles, texts, sessions = (strings[c * n : (c + 1) * n] for c in range(_COLUMNS))
+        created, updated = signed[2 * n : 3 * n], signed[3 * n :]
         self._rows: list[tuple[Any, ...]] = list(
             zip(
                 titles,
@@ -111,13 +114,13 @@ class ParseIndex:
                     None if missing == "1" else s
                     for missing, s in zip(flags["nosession"], sessions, strict=True)
                 ],
-                [fromiso(s) if s else None for s in created],
-                [fromiso(s) if s else None for s in updated],
+                [None if us == _NO_MOMENT else _EPOCH + _US * us for us in created],
+                [None if us == _NO_MOMENT else _EPOCH + _US * us for us in updated],
                 strict=True,
             )
         )
         self._sigs: list[Signature] = list(
-            zip(unsigned[0::2], signed[0::2], signed[1::2], unsigned[1::2], strict=True)
+            zip(unsigned[0::2], signed[0 : 2 * n : 2], signed[1 : 2 * n : 2], unsigned[1::2], strict=True)
         )
         self.positions: dict[str, int] = dict(zip(keys, range(n), strict=True))
         self._problems: dict[str, tuple[Signature, str, int | None]] = {}
@@ -190,6 +193,17 @@ def load(root: Path, limits: Limits) -> ParseIndex | None:
         return None
 
 
+def _indexable(memory: Memory) -> bool:
+    """Whether the index can give this memory back exactly: no unknown keys (read each time)
+    and moments in UTC (as every file's are)."""
+    created, updated = memory.created, memory.updated
+    return (
+        not memory.extra
+        and (created is None or created.tzinfo is UTC)
+        and (updated is None or updated.tzinfo is UTC)
+    )
+
+
 def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | Problem]]) -> bool:
     """Write the index for these files (memories with unknown keys are left out: they are
     read each time). Never raises for a disk problem: the index is only a cache."""
@@ -197,25 +211,32 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
     problems: list[list[Any]] = []
     for sig, item in items:
         if isinstance(item, Memory):
-            if not item.extra:
+            if _indexable(item):
                 memories.append((sig, item))
         else:
             key = relative_key(item.scope, item.id + MEMORY_SUFFIX)
             problems.append([key, *sig, item.message, item.line])
-    unsigned = array("Q", [v for sig, _ in memories for v in (sig[0], sig[3])])
-    signed = array("q", [v for sig, _ in memories for v in (sig[1], sig[2])])
     ms = [m for _, m in memories]
-    columns = [
-        [relative_key(m.scope, m.id + MEMORY_SUFFIX) for m in ms],
-        [m.title for m in ms],
-        [m.text for m in ms],
-        [m.session_id or "" for m in ms],
-        ["" if m.created is None else m.created.isoformat() for m in ms],
-        ["" if m.updated is None else m.updated.isoformat() for m in ms],
+    unsigned = array("Q", [v for sig, _ in memories for v in (sig[0], sig[3])])
+    signed = array(
+        "q",
+        [v for sig, _ in memories for v in (sig[1], sig[2])]
+        + [_NO_MOMENT if m.created is None else (m.created - _EPOCH) // _US for m in ms]
+        + [_NO_MOMENT if m.updated is None else (m.updated - _EPOCH) // _US for m in ms],
+    )
+    strings = [
+        *[relative_key(m.scope, m.id + MEMORY_SUFFIX) for m in ms],
+        *[m.title for m in ms],
+        *[m.text for m in ms],
+        *[m.session_id or "" for m in ms],
     ]
-    encoded = [s.encode("utf-8", "surrogatepass") for column in columns for s in column]
-    lengths = array("l", map(len, encoded))
-    parts = [unsigned.tobytes(), signed.tobytes(), lengths.tobytes(), b"".join(encoded)]
+    # An ASCII string's length is its length in bytes (isascii costs nothing): only the
+    # others are encoded one by one; all of them together are encoded once.
+    lengths = array(
+        "l", [len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass")) for s in strings]
+    )
+    text = "".join(strings).encode("utf-8", "surrogatepass")
+    parts = [unsigned.tobytes(), signed.tobytes(), lengths.tobytes(), text]
     meta = {
         "limits": _limits_key(limits),
         "machine": _machine(),
