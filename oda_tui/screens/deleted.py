@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import StoreError, scope_label
@@ -20,6 +20,7 @@ from store.model import Deleted
 from ..dialogs import ConfirmDialog
 from ..format import full_moment
 from ..safe import clean_block, clean_line
+from ..widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from ..app import OdaApp
@@ -58,7 +59,7 @@ class DeletedScreen(Screen[None]):
             with VerticalScroll(id="deleted-view"):
                 yield Static("", id="deleted-head", markup=False)
                 yield Static("", id="deleted-text", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Recently deleted"

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import scope_label
@@ -20,6 +20,7 @@ from store import scope_label
 from ..dialogs import ConfirmDialog
 from ..hygiene import Group, read_groups
 from ..safe import clean_block, clean_line
+from ..widgets.key_footer import KeyFooter
 from ..words import on_off
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class DuplicatesScreen(Screen[None]):
             with VerticalScroll(id="duplicate-view"):
                 yield Static("", id="duplicate-head", markup=False)
                 yield Static("", id="duplicate-text", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Duplicates and similar memories"

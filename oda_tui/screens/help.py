@@ -11,7 +11,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from ..widgets.key_footer import KeyFooter
 
 # Keys that belong to Textual's own widgets, described here because they have no description.
 EDITOR_KEYS = [
@@ -80,7 +82,7 @@ class HelpScreen(ModalScreen[None]):
                 for keys, description, ident in rows:
                     table.add_row(Text(keys), Text(description), Text(ident))
                 yield Static(table, classes="help-section")
-        yield Footer()
+        yield KeyFooter()
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close the help."""

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import StoreError, scope_label
@@ -20,6 +20,7 @@ from store.model import Memory, Scope, Version
 from ..diffing import word_diff
 from ..format import full_moment
 from ..safe import clean_block, clean_line
+from ..widgets.key_footer import KeyFooter
 from ..words import source_words
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class HistoryScreen(Screen[None]):
             with VerticalScroll(id="version-view"):
                 yield Static("", id="version-head", markup=False)
                 yield Static("", id="version-diff")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"History of “{clean_line(self.memory_title)}” in {scope_label(self.scope)}"

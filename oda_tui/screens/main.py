@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Header, Input, Static, TabbedContent, TabPane, TextArea
 
 from store import MemoryStore, StoreError, scope_label
 from store.model import ChatMemory, Memory, Scope
@@ -30,6 +30,7 @@ from ..secret_check import SecretFound, change_checked, create_checked
 from ..snapshot import Snapshot, take_snapshot
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
+from ..widgets.key_footer import KeyFooter
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
@@ -148,7 +149,7 @@ class MainScreen(HygieneMarks, Screen[None]):
                     yield MemoryEditor(id="editor")
                 with TabPane("Chat preview", id="tab-preview"):
                     yield ChatPreview(id="preview")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.scopes.border_title = "Scopes"
@@ -169,14 +170,18 @@ class MainScreen(HygieneMarks, Screen[None]):
         try:
             with self.oda.store_lock:
                 snapshot = take_snapshot(self.store, self.requested_workspace)
-                preview = self._read_preview(scope)
         except Exception as exc:  # a broken store must still show a message, not a trace
             self.post_message(StoreRead(None, scope, None, set(), initial=True, error=str(exc)))
             return
         finally:
             if collecting:
                 gc.enable()
-        self.post_message(StoreRead(snapshot, scope, preview, set(), initial=True))
+        # The list first; what a chat receives (the whole text, built) comes right after.
+        self.post_message(StoreRead(snapshot, scope, None, set(), initial=True))
+        with self.oda.store_lock:
+            preview = self._read_preview(scope)
+        if preview is not None:
+            self.post_message(PreviewRead(scope, preview))
 
     @work(thread=True, group="refresh", exit_on_error=False)
     def refresh_from_disk(self) -> None:

@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static, TextArea
+from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from store import scope_label
@@ -22,6 +22,7 @@ from store.atomic import write_atomic
 
 from ..external_editor import open_in_editor
 from ..safe import clean_block, clean_line
+from ..widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from ..app import OdaApp
@@ -88,7 +89,7 @@ class ProblemsScreen(Screen[None]):
             with Vertical(id="problem-view"):
                 yield Static("", id="problem-head", markup=False)
                 yield TextArea(id="problem-raw", show_line_numbers=True, soft_wrap=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Problem files"

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import scope_label
@@ -22,6 +22,7 @@ from ..diffing import word_diff
 from ..format import full_moment
 from ..review_state import ReviewItem, mark_reviewed, pending_review
 from ..safe import clean_block, clean_line
+from ..widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from store import MemoryStore
@@ -69,7 +70,7 @@ class ReviewScreen(Screen[None]):
             with VerticalScroll(id="review-view"):
                 yield Static("", id="review-head", markup=False)
                 yield Static("", id="review-diff")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Saved by the agent, waiting for review"
