@@ -200,7 +200,8 @@ def parse_content(raw: bytes, limits: Limits) -> Content | FileProblem:
                 if "\r" in body:
                     body = body.replace("\r\n", "\n")
                 text = body.strip()
-                title = normalize_title(title)
+                if title_quoted is not None or "  " in title or not title.isascii():
+                    title = normalize_title(title)  # a plain ASCII one has no other blanks
                 if title and len(text) <= limits.text_max_chars and len(title) <= limits.title_max_chars:
                     fields = Fields(title, enabled == "true", source, session, created, updated, {})
                     return fields, text

@@ -29,6 +29,7 @@ from array import array
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,10 @@ def load(root: Path, limits: Limits) -> ParseIndex | None:
         return None
 
 
+_TITLE = attrgetter("title")
+_TEXT = attrgetter("text")
+
+
 def _indexable(memory: Memory) -> bool:
     """Whether the index can give this memory back exactly: no unknown keys (read each time)
     and moments in UTC (as every file's are)."""
@@ -224,10 +229,11 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
         + [_NO_MOMENT if m.created is None else (m.created - _EPOCH) // _US for m in ms]
         + [_NO_MOMENT if m.updated is None else (m.updated - _EPOCH) // _US for m in ms],
     )
+    prefixes = {scope: relative_key(scope, "") for scope in {m.scope for m in ms}}
     strings = [
-        *[relative_key(m.scope, m.id + MEMORY_SUFFIX) for m in ms],
-        *[m.title for m in ms],
-        *[m.text for m in ms],
+        *[prefixes[m.scope] + m.id + MEMORY_SUFFIX for m in ms],
+        *map(_TITLE, ms),
+        *map(_TEXT, ms),
         *[m.session_id or "" for m in ms],
     ]
     # An ASCII string's length is its length in bytes (isascii costs nothing): only the
