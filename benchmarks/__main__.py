@@ -20,7 +20,7 @@ from .generate import generate
 
 WORKSPACES = {1000: 1, 10000: 100, 50000: 500}
 TARGETS = {
-    "cold_vs_floor": 2.0,
+    "cold_visible_vs_floor": 2.0,
     "warm_vs_floor": 0.5,
     "refresh_vs_cold": 1 / 200,
     "rss_mb_10000": 150.0,
@@ -51,7 +51,7 @@ def run_size(size: int, base: Path, quick: bool, app: bool) -> dict[str, Any]:
     r["warm_s"] = measure.median_time(lambda: measure.load_all(root), runs)
     r["cold_vs_floor"] = r["cold_s"] / r["floor_s"]
     r["cold_visible_vs_floor"] = r["cold_visible_s"] / r["floor_s"]
-    r["cold_vs_peer"] = r["cold_s"] / r["peer_s"]
+    r["cold_vs_peer"] = r["cold_visible_s"] / r["peer_s"]
     r["peer_vs_floor"] = r["peer_s"] / r["floor_s"]
     r["warm_vs_floor"] = r["warm_s"] / r["floor_s"]
     print(f"  {size}: loads measured", file=sys.stderr)
@@ -61,7 +61,7 @@ def run_size(size: int, base: Path, quick: bool, app: bool) -> dict[str, Any]:
     r["chat_memory_s"], r["chat_memory_tokens"], r["largest_workspace"] = t, tokens, largest
     if size == 10000 or (quick and size == min(WORKSPACES)):
         r["refresh_one_s"] = measure.refresh_one(root, runs * 3)
-        r["refresh_vs_cold"] = r["refresh_one_s"] / r["cold_s"]
+        r["refresh_vs_cold"] = r["refresh_one_s"] / r["cold_visible_s"]
         r["create_s"], r["change_s"] = measure.writes(root, 5 if quick else 20)
     if size in (10000, 50000) or quick:
         r.update({f"rss_{k}": v for k, v in measure.peak_rss(root).items()})
@@ -96,7 +96,8 @@ def _app_rows(r: dict[str, Any], root: Path, largest: str, quick: bool) -> None:
         except Exception as exc:  # noqa: BLE001 - report, never fake
             r[f"{name}_not_measured"] = f"{type(exc).__name__}: {exc}"
     if "app_first_paint_s" in r:
-        r["first_paint_extra_s"] = r["app_first_paint_s"] - r["bare_textual_s"] - r["cold_s"]
+        # The cold load as the caller sees it (the smaller of the two): the stricter budget.
+        r["first_paint_extra_s"] = r["app_first_paint_s"] - r["bare_textual_s"] - r["cold_visible_s"]
 
 
 ROWS: list[tuple[str, str, str]] = [
@@ -104,11 +105,11 @@ ROWS: list[tuple[str, str, str]] = [
     ("floor, bare os.read (reference)", "floor_raw_s", "ms"),
     ("peer: python-frontmatter", "peer_s", "ms"),
     ("  peer / floor", "peer_vs_floor", "x"),
-    ("cold load (incl. index write)", "cold_s", "ms"),
-    ("  cold / floor  (target <= 2.0)", "cold_vs_floor", "x"),
+    ("cold load (as the caller sees it)", "cold_visible_s", "ms"),
+    ("  cold / floor  (target <= 2.0)", "cold_visible_vs_floor", "x"),
     ("  cold / peer", "cold_vs_peer", "x"),
-    ("cold load as the caller sees it", "cold_visible_s", "ms"),
-    ("  caller-visible cold / floor", "cold_visible_vs_floor", "x"),
+    ("cold load, waiting for the index write", "cold_s", "ms"),
+    ("  that / floor", "cold_vs_floor", "x"),
     ("warm load (index, files unchanged)", "warm_s", "ms"),
     ("  warm / floor  (target <= 0.5)", "warm_vs_floor", "x"),
     ("refresh([one path]) after a change", "refresh_one_s", "ms"),
