@@ -42,7 +42,7 @@ def _text(rng: random.Random) -> str:
         cut = [i for i in range(80, len(text), rng.randint(120, 400)) if text[i] == " "]
         for i in reversed(cut):
             text = text[:i] + "\n\n" + text[i + 1 :]
-    return text.strip()
+    return text[:size].strip()  # each break added a character: stay within the limit
 
 
 def _problem(rng: random.Random, index: int) -> bytes:
