@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -70,12 +71,20 @@ def open_app(args: list[str]) -> int:
         OdaApp(resolve_root(options.root), options.workspace).run()
         return 0
     from .demo import build_demo_store
+    from .demo_folder import new_demo_folder, sweep_stale_demo_folders
 
-    root = build_demo_store()
+    sweep_stale_demo_folders()  # left by a demo that was killed
+    folder = new_demo_folder()
     try:
-        OdaApp(root, options.workspace).run()
+        root = build_demo_store(folder / "memory")
+        app = OdaApp(root, options.workspace)
+        # A closed terminal (SIGHUP) or a kill (SIGTERM) quits the app the normal way, so the
+        # folder below is still removed.
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            signal.signal(signum, lambda _signum, _frame: app.exit())
+        app.run()
     finally:
         # The sample lives in its own temporary folder; nothing of the person's is in it.
-        shutil.rmtree(root.parent, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
     print(f"The demo store in {root} was removed.", file=sys.stderr)
     return 0

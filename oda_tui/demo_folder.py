@@ -1,0 +1,49 @@
+"""The demo's temporary folder: marked with the pid of the app that owns it, and swept away
+by the next demo when that app was killed before it could remove it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+PREFIX = "oda-demo-"
+OWNER_FILE = ".owner-pid"
+
+
+def new_demo_folder(base: Path | None = None) -> Path:
+    """A new private temporary folder for one demo run, marked as this process's."""
+    folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=base))
+    (folder / OWNER_FILE).write_text(f"{os.getpid()}\n")
+    return folder
+
+
+def sweep_stale_demo_folders(base: Path | None = None) -> list[Path]:
+    """Remove the demo folders whose app is gone; returns what was removed.
+
+    Only a folder named like a demo's, owned by this user and marked with the pid of a
+    process that no longer runs is removed: anything else is left as it is.
+    """
+    removed: list[Path] = []
+    for folder in Path(base or tempfile.gettempdir()).glob(PREFIX + "*"):
+        try:
+            if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                continue
+            pid = int((folder / OWNER_FILE).read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if pid != os.getpid() and not _running(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it runs
+        return True
+    return True
