@@ -665,12 +665,12 @@ class MemoryStore:
         assert state is not None
         if not state.items or not self.root.is_dir():
             return
-        snapshot = list(state.items.values())
-        sigs = list(state.sigs.values())  # the same order: both dicts are filled together
+        sigs = state.sigs
+        snapshot = [(sigs[path], item) for path, item in state.items.items()]
         root, limits = self.root, self._limits
 
         def write() -> None:
-            parse_index.save(root, limits, zip(sigs, snapshot, strict=True))
+            parse_index.save(root, limits, snapshot)
 
         self._index_writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
         self._index_writer.start()
