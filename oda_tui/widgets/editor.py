@@ -69,7 +69,8 @@ class MemoryEditor(Vertical):
             self.dirty = dirty
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        # Empty from the start: setting the class after mount would restyle the whole form.
+        super().__init__(id=id, classes="-empty")
         self.scope: Scope = None
         #: The memory as last read from the store; edits are measured against it.
         self.memory: Memory | None = None
@@ -83,7 +84,7 @@ class MemoryEditor(Vertical):
         self._save_error: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="editor-empty", markup=False)
+        yield Static("Loading…", id="editor-empty", markup=False)
         with Vertical(id="editor-form"):
             yield Static("", id="editor-heading", markup=False)
             with Horizontal(classes="field-head"):
@@ -99,9 +100,6 @@ class MemoryEditor(Vertical):
                 yield Label("", id="text-count", classes="counter", markup=False)
             yield TextArea(id="text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
             yield Static("", id="validation", markup=False)
-
-    def on_mount(self) -> None:
-        self.clear("Loading…")
 
     # -- configuration -------------------------------------------------------------------
 
