@@ -6,6 +6,7 @@ import gc
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -670,6 +671,9 @@ class MemoryStore:
         root, limits = self.root, self._limits
 
         def write() -> None:
+            # Hand the interpreter straight back: a new thread otherwise keeps it for a whole
+            # switch interval (5 ms) while the caller, who just started it, waits.
+            time.sleep(0)
             parse_index.save(root, limits, snapshot)
 
         self._index_writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
