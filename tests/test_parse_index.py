@@ -154,3 +154,24 @@ def test_the_index_is_private_and_never_a_memory(filled: Path) -> None:
 def test_reading_an_empty_root_writes_no_index(root: Path) -> None:
     started(root)
     assert not root.exists()
+
+
+def test_text_of_every_kind_comes_back_from_the_index_exactly(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Wide characters, a control character (YAML's escape), an empty session.
+    write_raw(
+        root / "global" / "0123abcd.md",
+        '---\ntitle: "Odd \\x01 日本 😀"\n'
+        "enabled: true\nsource: ai\nsessionId: ''\n---\n\nText ü 日本 😀 \ud7ff end\n",
+    )
+    write_raw(root / "global" / "0123abce.md", memory_file("Plain", "x" * 5000))
+    first = started(root)
+    assert first.get(GLOBAL, "0123abcd").title == "Odd \x01 日本 😀"
+    assert first.get(GLOBAL, "0123abcd").session_id == ""
+    assert parse_index.load(root, Limits()) is not None
+    reads = count_reads(monkeypatch)
+    second = started(root)
+    assert reads == []  # all of it from the index
+    assert picture(second) == picture(first)
+    assert [m.title for m in second.memories(GLOBAL)] == [m.title for m in first.memories(GLOBAL)]
