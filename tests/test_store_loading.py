@@ -14,19 +14,22 @@ from store import messages as msg
 from tests.conftest import memory_file, write_raw
 
 
-def test_a_file_that_grew_after_its_stat_is_read_whole(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = "word " * 400
-    path = write_raw(root / "global" / "0123abcd.md", memory_file("Grown", text))
+def fstat_sees_size(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    """fstat reports ``size``: the size a moment before another program appended to the file."""
     real_fstat = os.fstat
 
     def stale_fstat(fd: int) -> os.stat_result:
-        # The size as it was a moment before another program appended to the file.
-        st = real_fstat(fd)
-        fields = list(st)
-        fields[6] = 40  # st_size
+        fields = list(real_fstat(fd))
+        fields[6] = size  # st_size
         return os.stat_result(fields)
 
     monkeypatch.setattr(scan.os, "fstat", stale_fstat)
+
+
+def test_a_file_that_grew_after_its_stat_is_read_whole(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "word " * 400
+    path = write_raw(root / "global" / "0123abcd.md", memory_file("Grown", text))
+    fstat_sees_size(monkeypatch, 40)
     result = scan.read_file(path, Limits())
     assert result is not None
     _sig, parsed = result
@@ -40,14 +43,7 @@ def test_a_file_that_grew_past_the_limit_after_its_stat_is_a_problem(
 ) -> None:
     limits = Limits(file_max_bytes=1024)
     path = write_raw(root / "global" / "0123abcd.md", memory_file("Big", "x" * 5000))
-    real_fstat = os.fstat
-
-    def stale_fstat(fd: int) -> os.stat_result:
-        fields = list(real_fstat(fd))
-        fields[6] = 100
-        return os.stat_result(fields)
-
-    monkeypatch.setattr(scan.os, "fstat", stale_fstat)
+    fstat_sees_size(monkeypatch, 100)
     result = scan.read_file(path, limits)
     assert result is not None
     assert isinstance(result[1], scan.FileProblem)
