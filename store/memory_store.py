@@ -528,17 +528,19 @@ class MemoryStore:
             if self._state is None:
                 self._loaded()
                 return set()
-            if paths is None:
-                return {Path(p) for p in self._rescan_all()}
-            changed: set[str] = set()
-            for raw_path in paths:
-                found = self._refresh_path(Path(os.path.abspath(os.fspath(raw_path))))
-                if found is None:  # a set or the settings changed: one full pass covers the batch
-                    return {Path(p) for p in changed | self._rescan_all()}
-                changed |= found
+            changed = self._rescan_all() if paths is None else self._refresh_paths(paths)
             return {Path(p) for p in changed}
 
     # --- internals: loading ------------------------------------------------------------------
+
+    def _refresh_paths(self, paths: Iterable[Path | str]) -> set[str]:
+        changed: set[str] = set()
+        for raw_path in paths:
+            found = self._refresh_path(Path(os.path.abspath(os.fspath(raw_path))))
+            if found is None:  # a set or the settings changed: one full pass covers the batch
+                return changed | self._rescan_all()
+            changed |= found
+        return changed
 
     def _loaded(self) -> _Loaded:
         state = self._state

@@ -15,8 +15,8 @@ from .limits import Limits
 from .memoryfile import Content, FileProblem, parse_content
 from .model import Ignored, Scope
 
-#: A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
-child_path: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
+# A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
+_child: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
 
 #: What identifies one state of a file on disk; a change in any part means "read it again".
 Signature = tuple[int, int, int, int]
@@ -65,7 +65,7 @@ def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], l
                 continue
         if is_silent_name(name):
             continue
-        path = child_path(folder, name)
+        path = _child(folder, name)
         if entry.is_symlink() and not is_inside(root, path):
             ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
             continue

@@ -178,10 +178,7 @@ class MainScreen(HygieneMarks, Screen[None]):
                 gc.enable()
         # The list first; what a chat receives (the whole text, built) comes right after.
         self.post_message(StoreRead(snapshot, scope, None, set(), initial=True))
-        with self.oda.store_lock:
-            preview = self._read_preview(scope)
-        if preview is not None:
-            self.post_message(PreviewRead(scope, preview))
+        self._post_preview(scope)
 
     @work(thread=True, group="refresh", exit_on_error=False)
     def refresh_from_disk(self) -> None:
@@ -220,6 +217,9 @@ class MainScreen(HygieneMarks, Screen[None]):
     @work(thread=True, group="preview", exclusive=True, exit_on_error=False)
     def load_preview(self, scope: Scope) -> None:
         """Read what a chat for ``scope`` receives."""
+        self._post_preview(scope)
+
+    def _post_preview(self, scope: Scope) -> None:
         with self.oda.store_lock:
             preview = self._read_preview(scope)
         if preview is not None:
