@@ -4,7 +4,7 @@ Pure Python, no UI: a chat runtime can import it as it is.
 """
 
 from .atomic import write_atomic
-from .chat import change_note, estimate_tokens
+from .chat import change_note, entry_tokens, estimate_tokens
 from .errors import StoreError
 from .layout import is_valid_id, is_valid_key
 from .limits import Limits
@@ -42,6 +42,7 @@ __all__ = [
     "StoreError",
     "Version",
     "change_note",
+    "entry_tokens",
     "estimate_tokens",
     "format_timestamp",
     "is_valid_id",

@@ -25,6 +25,15 @@ def entry_chars(title: str, text: str) -> int:
     return len(title) + len(text) + 6  # "## " + title + "\n\n" + text + "\n"
 
 
+def entry_tokens(title: str, text: str) -> int:
+    """What one memory adds to the estimate of what a chat receives (its entry and joining newline).
+
+    The one token figure shown for a memory everywhere: the list, the editor, the command line,
+    JSON and the MCP tools.
+    """
+    return tokens_for_chars(entry_chars(title, text) + 1)
+
+
 def chat_chars(total_entry_chars: int, count: int) -> int:
     """The length of a chat's whole text from its entries' sizes."""
     return 0 if count == 0 else len(HEADER) + total_entry_chars + count - 1
