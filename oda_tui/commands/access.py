@@ -10,7 +10,7 @@ from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
 from store.layout import is_valid_id, is_valid_key
 from store.messages import UNKNOWN_ID
 
-from ..paths import ENV_VAR, resolve_root
+from ..paths import ENV_VAR, resolve_root, root_problem
 from .errors import CommandError
 from .output import note
 
@@ -32,12 +32,9 @@ def open_store(args: argparse.Namespace) -> MemoryStore:
         if args.root or os.environ.get(ENV_VAR):
             note(f"Note: the folder {root} does not exist, so it holds no memories.")
         return MemoryStore(root)
-    if not root.is_dir():
-        raise CommandError(f"The store root {root} is not a folder.")
-    try:
-        os.listdir(root)
-    except OSError as exc:
-        raise CommandError(f"The store root {root} cannot be read: {exc.strerror or exc}.") from exc
+    problem = root_problem(root)
+    if problem is not None:
+        raise CommandError(problem)
     return MemoryStore(root)
 
 
