@@ -22,6 +22,7 @@ def run(argv: Sequence[str]) -> int:
 
     Every failure is one line on stderr, never a traceback: a store refusal word for word.
     """
+    _never_fail_to_encode()
     parser = build_parser(command_modules())
     try:
         args = parser.parse_args(list(argv))
@@ -48,6 +49,16 @@ def run(argv: Sequence[str]) -> int:
             raise
         note(f"Unexpected error: {type(exc).__name__}: {exc}")
         return REFUSED
+
+
+def _never_fail_to_encode() -> None:
+    """A character the output's encoding lacks (``PYTHONIOENCODING=ascii``, a Latin-1 locale)
+    is written as a ``\\u`` escape instead of failing the command."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):  # not a text stream of ours (a test's capture)
+            pass
 
 
 def _silence_stdout() -> None:
