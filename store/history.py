@@ -9,6 +9,7 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -109,13 +110,14 @@ def _next_name(names: list[str], moment: datetime, source: str) -> tuple[str, da
 
 def place(hdir: Path, tmp: Path, moment: datetime, source: str) -> tuple[str, datetime]:
     """Rename a written version file into place as the newest, never over another version."""
-    while True:
+    for _attempt in range(100):
         name, at = _next_name(version_names(hdir), moment, source)
         try:
             rename_new(tmp, hdir / VERSIONS / f"{name}.md")
         except FileExistsError:
-            continue  # the name was taken (a version file the listing could not read): next
+            continue  # taken since the listing (nothing else writes here under the lock): again
         return name, at
+    raise FileExistsError(errno.EEXIST, "no free version name", os.fspath(hdir / VERSIONS))
 
 
 def write_version(
