@@ -6,9 +6,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from store import StoreError
+from store import StoreError, UnknownMemory
 
+from ..paths import resolve_root
 from . import command_modules
+from .access import UNKNOWN_ID
 from .errors import REFUSED, CommandError
 from .output import note
 from .parser import build_parser
@@ -20,7 +22,9 @@ DEBUG_VAR = "ODA_TUI_DEBUG"
 def run(argv: Sequence[str]) -> int:
     """Run ``argv`` (starting with the command's name) and return the exit code.
 
-    Every failure is one line on stderr, never a traceback: a store refusal word for word.
+    Every failure is one line on stderr, never a traceback: a store refusal word for word,
+    except an unknown id, whose message the store words for a chat (it names ``memory_list``):
+    here it is said for a person at a shell.
     """
     _never_fail_to_encode()
     parser = build_parser(command_modules())
@@ -30,6 +34,11 @@ def run(argv: Sequence[str]) -> int:
         return code
     except SystemExit as exc:  # argparse: --help, or a usage error already reported
         return exc.code if isinstance(exc.code, int) else REFUSED
+    except UnknownMemory as exc:
+        note(
+            UNKNOWN_ID.format(id=exc.memory_id, where=f"in {resolve_root(args.root)}", listing="oda-tui list")
+        )
+        return REFUSED
     except (CommandError, StoreError) as exc:
         note(str(exc))
         return exc.code if isinstance(exc, CommandError) else REFUSED
