@@ -4,10 +4,13 @@ demo's folder goes with it."""
 from __future__ import annotations
 
 import signal
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pty_support import PtyProcess, private_env
+import pytest
+from pty_support import HANG_GUARD_SECONDS, PtyProcess, private_env
 
 #: Textual's own shutdown hung on a dead terminal about once in seven closes; twenty closes
 #: catch such a hang with about 95% certainty, and every run of the suite tries again.
@@ -44,3 +47,50 @@ def test_a_lost_terminal_or_sigterm_always_ends_the_demo_and_removes_its_folder(
         assert left == [], (ending, left)
         # 128 + the signal, as a shell reports a process the signal ended.
         assert code == 128 + (signal.SIGTERM if ending == "sigterm" else signal.SIGHUP), (ending, code)
+
+
+# A process whose "app" never finishes shutting down, or finishes when asked (``polite``).
+GUARDED = """
+import sys, threading
+from pathlib import Path
+from oda_tui.exit_guard import ExitGuard
+
+left = Path(sys.argv[1])
+cleanups = Path(sys.argv[2])
+asked = threading.Event()
+
+def cleanup():
+    left.unlink()
+    with cleanups.open("a") as f:
+        f.write("cleaned\\n")
+
+guard = ExitGuard(asked.set if sys.argv[3] == "polite" else (lambda: None), cleanup)
+guard.install()
+print("ready", flush=True)
+asked.wait()
+guard.cleanup_now()
+sys.exit(128 + guard.signum)
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+@pytest.mark.parametrize("app", ["polite", "hung"])
+def test_the_guard_ends_the_process_and_cleans_up_once_whatever_the_app_does(
+    tmp_path: Path, signum: int, app: str
+) -> None:
+    left, cleanups = tmp_path / "demo-folder", tmp_path / "cleanups"
+    left.write_text("x")
+    child = subprocess.Popen(
+        [sys.executable, "-c", GUARDED, str(left), str(cleanups), app],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+    child.send_signal(signum)
+    try:
+        code = child.wait(HANG_GUARD_SECONDS)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        raise
+    assert code == 128 + signum
+    assert not left.exists() and cleanups.read_text() == "cleaned\n"
