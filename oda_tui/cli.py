@@ -109,7 +109,7 @@ def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | No
         app.run()
     finally:
         guard.cleanup_now()
-    return 0 if guard.signum is None else 128 + guard.signum
+    return guard.exit_code()
 
 
 def _open_demo(workspace: str | None) -> int:

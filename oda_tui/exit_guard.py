@@ -83,6 +83,12 @@ class ExitGuard:
             pass
         threading.Thread(target=self._watch, name="oda-exit-guard", daemon=True).start()
 
+    def exit_code(self) -> int:
+        """128 + the signal that ended the app (SIGHUP when its terminal is gone), else 0."""
+        if self.signum is None and self._terminal_lost():
+            self.signum = signal.SIGHUP
+        return 0 if self.signum is None else 128 + self.signum
+
     def cleanup_now(self) -> None:
         """Run the cleanup (once), on the normal way out."""
         with self._cleanup_lock:

@@ -16,7 +16,7 @@ from pty_support import HANG_GUARD_SECONDS, PtyProcess, private_env
 #: catch such a hang with about 95% certainty, and every run of the suite tries again.
 HANG_UPS = 14
 EIO_ONLY = 6
-TERMINATIONS = 4
+TERMINATIONS = 2
 AT_ONCE = 6
 #: A title of the demo store: on screen means the app is up.
 DEMO_TITLE = b"Code style"
@@ -69,7 +69,7 @@ guard.install()
 print("ready", flush=True)
 asked.wait()
 guard.cleanup_now()
-sys.exit(128 + guard.signum)
+sys.exit(guard.exit_code())
 """
 
 
