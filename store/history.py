@@ -10,9 +10,7 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +19,7 @@ from .atomic import remove_durably, write_atomic
 from .limits import Limits
 from .memoryfile import Document, Fields, parse_bytes, render_new
 from .model import Version
+from .safe_io import DELETION_META_MAX_BYTES, list_names, read_regular, remove_tree
 from .timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
 
 VERSIONS = "versions"
@@ -29,8 +28,10 @@ DELETED_META = "deleted.json"
 SOURCES = ("chat", "settings", "restore", "undo", "external", "found")
 _NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\.md\Z")
 # Versions are read with generous limits: a version stays readable after limits are lowered.
+# A version or a deletion record is a memory file: never read past the largest file any
+# setting allows, plus room for the frontmatter.
 READ_LIMITS = Limits(
-    title_max_chars=10**6, text_max_chars=10**7, file_max_bytes=64 * 2**20, versions_kept=100
+    title_max_chars=10**6, text_max_chars=10**7, file_max_bytes=10485760 + 65536, versions_kept=100
 )
 
 
@@ -50,22 +51,23 @@ def _sort_key(name: str) -> tuple[str, int]:
     return m.group(1), int(m.group(3) or 1)
 
 
-def version_names(hdir: Path) -> list[str]:
-    """The file names of a memory's versions, oldest first."""
+def version_names(root: Path, hdir: Path) -> list[str]:
+    """The file names of a memory's versions, oldest first (none when the folder, or one on
+    the way to it, is a link or not a folder)."""
     try:
-        names = [n for n in os.listdir(hdir / VERSIONS) if _NAME.match(n)]
-    except (FileNotFoundError, NotADirectoryError):
+        names = [n for n in list_names(root, hdir / VERSIONS) if _NAME.match(n)]
+    except OSError:
         return []
     return sorted(names, key=_sort_key)
 
 
-def read_version(hdir: Path, file_name: str) -> Version | None:
-    """One version, or None when its file is gone or unreadable."""
+def read_version(root: Path, hdir: Path, file_name: str) -> Version | None:
+    """One version, or None when its file is gone, unreadable, too large or not a regular file."""
     m = _NAME.match(file_name)
     if m is None:
         return None
     try:
-        raw = (hdir / VERSIONS / file_name).read_bytes()
+        raw = read_regular(root, hdir / VERSIONS / file_name, READ_LIMITS.file_max_bytes)
     except OSError:
         return None
     doc = parse_bytes(raw, READ_LIMITS)
@@ -77,22 +79,23 @@ def read_version(hdir: Path, file_name: str) -> Version | None:
     )
 
 
-def newest_version(hdir: Path) -> Version | None:
+def newest_version(root: Path, hdir: Path) -> Version | None:
     """The newest readable version, reading no more files than needed."""
-    for name in reversed(version_names(hdir)):
-        version = read_version(hdir, name)
+    for name in reversed(version_names(root, hdir)):
+        version = read_version(root, hdir, name)
         if version is not None:
             return version
     return None
 
 
-def list_versions(hdir: Path) -> list[Version]:
+def list_versions(root: Path, hdir: Path) -> list[Version]:
     """Every readable version, newest first."""
-    found = (read_version(hdir, n) for n in reversed(version_names(hdir)))
+    found = (read_version(root, hdir, n) for n in reversed(version_names(root, hdir)))
     return [v for v in found if v is not None]
 
 
 def add_version(
+    root: Path,
     hdir: Path,
     *,
     moment: datetime,
@@ -107,7 +110,7 @@ def add_version(
     An older version with the same title and text is dropped, so each is kept once, and only
     the ``keep`` newest remain.
     """
-    existing = list_versions(hdir)
+    existing = list_versions(root, hdir)
     if existing and (existing[0].title, existing[0].text) == (title, text):
         return None
     if existing and moment < existing[0].moment:
@@ -116,27 +119,28 @@ def add_version(
     same_moment = [v for v in existing if v.name.startswith(stamp)]
     name = f"{stamp}-{source}" + (f"-{len(same_moment) + 1}" if same_moment else "")
     fields = Fields(title=title, enabled=True, source=memory_source)
-    write_atomic(hdir / VERSIONS / f"{name}.md", render_new(fields, text).encode("utf-8"))
+    write_atomic(hdir / VERSIONS / f"{name}.md", render_new(fields, text).encode("utf-8"), root=root)
     survivors = [v for v in existing if (v.title, v.text) != (title, text)]
     doomed = [v for v in existing if (v.title, v.text) == (title, text)] + survivors[keep - 1 :]
     for old in doomed:
-        remove_durably(hdir / VERSIONS / f"{old.name}.md")
+        remove_durably(hdir / VERSIONS / f"{old.name}.md", root=root)
     return Version(name=name, moment=moment, source=source, title=title, text=text)
 
 
-def write_deletion(hdir: Path, raw: bytes, title: str, moment: datetime, problem: bool) -> None:
+def write_deletion(root: Path, hdir: Path, raw: bytes, title: str, moment: datetime, problem: bool) -> None:
     """Keep a deleted file's bytes and say when it was deleted."""
-    write_atomic(hdir / DELETED_BYTES, raw)
+    write_atomic(hdir / DELETED_BYTES, raw, root=root)
     meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem}
-    write_atomic(hdir / DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+    write_atomic(hdir / DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"), root=root)
 
 
-def read_deletion(hdir: Path) -> DeletionRecord | None:
-    """The deletion record of a memory, or None when it is not deleted."""
+def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:
+    """The deletion record of a memory, or None when it is not deleted (or either file is a
+    link, not a regular file, or larger than any memory file can be)."""
     try:
-        meta = json.loads((hdir / DELETED_META).read_text("utf-8"))
-        raw = (hdir / DELETED_BYTES).read_bytes()
-    except (OSError, ValueError):
+        meta = json.loads(read_regular(root, hdir / DELETED_META, DELETION_META_MAX_BYTES).decode("utf-8"))
+        raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(meta, dict):
         return None
@@ -146,17 +150,17 @@ def read_deletion(hdir: Path) -> DeletionRecord | None:
     return DeletionRecord(
         title=str(meta.get("title", "")),
         deleted_at=moment,
-        problem=bool(meta.get("problem")),
+        problem=meta.get("problem") is True,  # only the JSON true: "false" is not true
         raw=raw,
     )
 
 
-def clear_deletion(hdir: Path) -> None:
+def clear_deletion(root: Path, hdir: Path) -> None:
     """Forget the deletion record (the memory is back)."""
-    remove_durably(hdir / DELETED_META)
-    remove_durably(hdir / DELETED_BYTES)
+    remove_durably(hdir / DELETED_META, root=root)
+    remove_durably(hdir / DELETED_BYTES, root=root)
 
 
-def purge(hdir: Path) -> None:
-    """Remove a memory's whole history: the one irreversible action."""
-    shutil.rmtree(hdir, ignore_errors=True)
+def purge(root: Path, hdir: Path) -> None:
+    """Remove a memory's whole history: the one irreversible action (nothing through a link)."""
+    remove_tree(root, hdir)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from .safe_io import SETTINGS_MAX_BYTES, TooLarge, Unsafe, read_regular
 from .yamlload import safe_load
 
 
@@ -72,12 +73,23 @@ def parse_settings(raw: bytes | None) -> tuple[Limits, list[str]]:
     return Limits(**values), problems
 
 
-def read_settings(path: Path) -> tuple[Limits, list[str]]:
-    """Read settings.yaml at ``path``; a missing file means the defaults."""
+def read_settings(root: Path, path: Path) -> tuple[Limits, list[str]]:
+    """Read settings.yaml at ``path`` under ``root``; a missing file means the defaults.
+
+    It is read only when it is a regular file (not a link, a pipe or a device) of at most
+    ``SETTINGS_MAX_BYTES``: anything else is a settings problem and the defaults apply.
+    """
     try:
-        raw = path.read_bytes()
+        raw = read_regular(root, path, SETTINGS_MAX_BYTES)
     except FileNotFoundError:
         return parse_settings(None)
+    except Unsafe as exc:
+        return _DEFAULTS, [f"settings.yaml could not be read ({exc.reason}); the default limits apply."]
+    except TooLarge:
+        return _DEFAULTS, [
+            f"settings.yaml is larger than {SETTINGS_MAX_BYTES} bytes, so it is not read; "
+            "the default limits apply."
+        ]
     except OSError as exc:
         return _DEFAULTS, [
             f"settings.yaml could not be read ({exc.strerror or exc}); the default limits apply."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import secrets
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -16,7 +17,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from . import history, parse_index
+from . import history, parse_index, safe_io
 from . import messages as msg
 from .atomic import fsync_dir, remove_durably, write_atomic
 from .chat import build_chat_memory, chat_chars, entry_chars, tokens_for_chars
@@ -30,7 +31,6 @@ from .layout import (
     WORKSPACES_DIR,
     history_dir,
     history_scope_dir,
-    is_inside,
     is_silent_name,
     is_valid_id,
     is_valid_key,
@@ -61,7 +61,15 @@ from .model import (
     Scope,
     Version,
 )
-from .scan import FileEntry, Signature, list_set, list_workspaces, read_file, signature
+from .scan import (
+    FileEntry,
+    Signature,
+    list_set,
+    list_workspaces,
+    read_file,
+    signature,
+    unsafe_ignored,
+)
 from .secrets import SecretWarning, describe_kinds, new_secret_kinds, secret_warnings
 from .timestamps import now_utc
 
@@ -272,20 +280,20 @@ class MemoryStore:
         self._check_scope(scope)
         if not is_valid_id(memory_id):
             raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
-        return history.list_versions(history_dir(self.root, scope, memory_id))
+        return history.list_versions(self.root, history_dir(self.root, scope, memory_id))
 
     def deleted(self, scope: Scope) -> list[Deleted]:
         """The memories of a scope waiting under Recently deleted, newest first."""
         self._check_scope(scope)
         folder = history_scope_dir(self.root, scope)
         try:
-            ids = [n for n in os.listdir(folder) if is_valid_id(n)]
+            ids = [n for n in safe_io.list_names(self.root, folder) if is_valid_id(n)]
         except OSError:
             return []
         found: list[Deleted] = []
         for memory_id in ids:
-            record = history.read_deletion(folder / memory_id)
-            if record is None or _memory_path(self.root, scope, memory_id).exists():
+            record = history.read_deletion(self.root, folder / memory_id)
+            if record is None or os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 continue
             text = ""
             if not record.problem:
@@ -399,7 +407,7 @@ class MemoryStore:
             if item is None or not is_valid_id(memory_id):
                 raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
             try:
-                raw = path.read_bytes()
+                raw = safe_io.read_regular(self.root, path, history.READ_LIMITS.file_max_bytes)
             except OSError as exc:
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
             hdir = history_dir(self.root, scope, memory_id)
@@ -407,10 +415,10 @@ class MemoryStore:
                 doc = parse_bytes(raw, self._limits)
                 if isinstance(doc, Document):
                     self._record_outside(scope, memory_id, doc)
-                history.write_deletion(hdir, raw, item.title, now_utc(), problem=False)
+                history.write_deletion(self.root, hdir, raw, item.title, now_utc(), problem=False)
             else:
-                history.write_deletion(hdir, raw, path.name, now_utc(), problem=True)
-            remove_durably(path)
+                history.write_deletion(self.root, hdir, raw, path.name, now_utc(), problem=True)
+            remove_durably(path, root=self.root)
             self._loaded().drop(str(path))
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
@@ -418,11 +426,11 @@ class MemoryStore:
         self._check_scope(scope)
         with self._writing():
             hdir = history_dir(self.root, scope, memory_id)
-            record = history.read_deletion(hdir) if is_valid_id(memory_id) else None
+            record = history.read_deletion(self.root, hdir) if is_valid_id(memory_id) else None
             if record is None:
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
             path = _memory_path(self.root, scope, memory_id)
-            if path.exists():
+            if os.path.lexists(path):
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
             # Read with room to spare, so a text over today's limit gets the change message.
             doc = None if record.problem else parse_bytes(record.raw, history.READ_LIMITS)
@@ -433,8 +441,8 @@ class MemoryStore:
                     self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
             elif isinstance(doc, FileProblem) and not record.problem:
                 self._refuse(doc.message)
-            sig = signature(write_atomic(path, record.raw))
-            history.clear_deletion(hdir)
+            sig = signature(write_atomic(path, record.raw, root=self.root))
+            history.clear_deletion(self.root, hdir)
             item = self._item_for(path, scope, memory_id, parse_bytes(record.raw, self._limits))
             self._loaded().put(str(path), sig, item)
             if isinstance(item, Memory):
@@ -447,11 +455,11 @@ class MemoryStore:
         self._check_scope(scope)
         with self._writing():
             hdir = history_dir(self.root, scope, memory_id)
-            if not is_valid_id(memory_id) or history.read_deletion(hdir) is None:
+            if not is_valid_id(memory_id) or history.read_deletion(self.root, hdir) is None:
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
-            if _memory_path(self.root, scope, memory_id).exists():
+            if os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
-            history.purge(hdir)
+            history.purge(self.root, hdir)
 
     def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
         """Move a memory to another scope with its history (same id when it is free there).
@@ -469,24 +477,28 @@ class MemoryStore:
                 size = entry_chars(doc.fields.title, doc.text)
                 self._check_chats({scope: (-size, -1), target: (size, 1)})
             new_id = memory_id
-            if (
-                _memory_path(self.root, target, new_id).exists()
-                or history_dir(self.root, target, new_id).exists()
+            if os.path.lexists(_memory_path(self.root, target, new_id)) or os.path.lexists(
+                history_dir(self.root, target, new_id)
             ):
                 new_id = self._new_id(target)
             source = _memory_path(self.root, scope, memory_id)
-            raw = source.read_bytes()
+            raw = safe_io.read_regular(self.root, source, self._limits.file_max_bytes)
+            old_history = history_dir(self.root, scope, memory_id)
+            new_history = history_dir(self.root, target, new_id)
+            # Every folder the move goes through, checked before anything is written.
+            safe_io.check_folder(self.root, new_history.parent)
+            safe_io.check_folder(self.root, _memory_path(self.root, target, new_id).parent)
+            has_history = os.path.lexists(old_history)
+            if has_history:
+                safe_io.check_folder(self.root, old_history)
             # Order matters for a crash: the new file first, then its history, then the old
             # file, so at every moment the text is on disk at least once.
             moved = self._write_memory(target, new_id, raw)
-            old_history = history_dir(self.root, scope, memory_id)
-            if old_history.exists():
-                new_history = history_dir(self.root, target, new_id)
-                make_dirs(new_history.parent)
+            if has_history:
                 os.replace(old_history, new_history)
                 fsync_dir(new_history.parent)
                 fsync_dir(old_history.parent)
-            remove_durably(source)
+            remove_durably(source, root=self.root)
             self._loaded().drop(str(source))
             return moved
 
@@ -558,14 +570,14 @@ class MemoryStore:
         """Reload settings.yaml if it changed: (the limits changed, anything changed)."""
         path = self.root / SETTINGS_FILE
         try:
-            sig: Signature | None = signature(os.stat(path))
+            sig: Signature | None = signature(os.lstat(path))
         except OSError:
             sig = None
         if sig == self._settings_sig:
             return False, False
         self._settings_sig = sig
         before = (self._limits, self._settings_problems)
-        self._limits, self._settings_problems = read_settings(path)
+        self._limits, self._settings_problems = read_settings(self.root, path)
         return self._limits != before[0], (self._limits, self._settings_problems) != before
 
     def _rescan_all(self, *, report: bool = True) -> set[str]:
@@ -580,29 +592,37 @@ class MemoryStore:
             changed.add(str(self.root / SETTINGS_FILE))
         seen: set[str] = set()
         ignored: dict[str, Ignored] = {}
-        workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR)
-        if not (self.root / GLOBAL_DIR).exists() or is_inside(self.root, self.root / GLOBAL_DIR):
-            sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR)]
-        else:
-            sets = []
-            ignored[str(self.root / GLOBAL_DIR)] = Ignored(self.root / GLOBAL_DIR, msg.IGNORED_LINK_OUTSIDE)
-        sets += [(key, path) for key, path in workspaces]
-        for item in ws_ignored:
-            ignored[str(item.path)] = item
+        workspaces: list[tuple[str, Path]] = []
+        with self._set_folder(self.root / WORKSPACES_DIR, ignored) as ws_fd:
+            if ws_fd is not None:
+                workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, ws_fd)
+                ignored.update((str(item.path), item) for item in ws_ignored)
+        sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR), *workspaces]
+        self._check_history_top(ignored)
         fresh = not state.items
-        index = parse_index.load(self.root, self._limits) if fresh else None
-        read = 0
+        listed: list[tuple[Scope, Path, list[FileEntry]]] = []
         for scope, folder in sets:
-            files, set_ignored = list_set(self.root, scope, folder)
-            for item in set_ignored:
-                ignored[str(item.path)] = item
-            if fresh:
-                read += self._load_fresh(files, index)
-                continue
-            for entry in files:
-                seen.add(entry.path)
-                if self._load_entry(entry):
-                    changed.add(entry.path)
+            with self._set_folder(folder, ignored) as fd:
+                if fd is None:
+                    continue
+                files, set_ignored = list_set(self.root, scope, folder, fd)
+                ignored.update((str(item.path), item) for item in set_ignored)
+                if not fresh:
+                    for entry in files:
+                        seen.add(entry.path)
+                        if self._load_entry(entry, fd):
+                            changed.add(entry.path)
+                    continue
+            listed.append((scope, folder, files))
+        read = 0
+        if fresh:
+            # The index can hold no more than what the files it stands for hold.
+            bound = parse_index.expected_max_bytes(sum(len(f) for _, _, f in listed), self._limits)
+            index = parse_index.load(self.root, self._limits, bound)
+            for _scope, folder, files in listed:
+                with self._set_folder(folder, ignored) as fd:
+                    if fd is not None:
+                        read += self._load_fresh(files, index, fd)
         if fresh:
             if report:
                 changed.update(state.items)  # all of them are new
@@ -625,26 +645,66 @@ class MemoryStore:
         state.workspaces = new_ws
         return changed
 
-    def _load_fresh(self, files: list[FileEntry], index: parse_index.ParseIndex | None) -> int:
-        """Load a set's files into an empty picture: from the parse index when a file's stat
-        is the one it recorded, else from the disk. Returns how many files were read."""
+    @contextmanager
+    def _set_folder(self, folder: Path, ignored: dict[str, Ignored]) -> Iterator[int | None]:
+        """A set's folder opened without following a link on the way (None when it is
+        missing, or refused: then ``ignored`` says why)."""
+        try:
+            fd = safe_io.open_folder(self.root, folder)
+        except FileNotFoundError:
+            yield None
+            return
+        except safe_io.Unsafe as exc:
+            item = unsafe_ignored(self.root, exc)
+            ignored[str(item.path)] = item
+            yield None
+            return
+        except OSError as exc:
+            ignored[str(folder)] = Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")
+            yield None
+            return
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+
+    def _check_history_top(self, ignored: dict[str, Ignored]) -> None:
+        """List a link (or a file) standing for the history area's own folders as ignored:
+        nothing is read or written through it."""
+        for parts in (
+            (HISTORY_DIR, GLOBAL_DIR),
+            (HISTORY_DIR, WORKSPACES_DIR),
+            (HISTORY_DIR, parse_index.INDEX_DIR),
+        ):
+            try:
+                os.close(safe_io.open_folder(self.root, self.root.joinpath(*parts)))
+            except safe_io.Unsafe as exc:
+                item = unsafe_ignored(self.root, exc)
+                ignored[str(item.path)] = item
+            except OSError:
+                continue
+
+    def _load_fresh(self, files: list[FileEntry], index: parse_index.ParseIndex | None, dir_fd: int) -> int:
+        """Load a set's files (``dir_fd``: their folder, open) into an empty picture: from the
+        parse index when a file's stat is the one it recorded, else from the disk. Returns
+        how many files were read."""
         state = self._state
         assert state is not None
         sigs, items, limits, read = state.sigs, state.items, self._limits, 0
         prefix = parse_index.relative_key(files[0].scope, "") if files else ""
-        stat = os.stat
+        stat_at = os.stat
         for path, scope, memory_id, name in files:
             item: Memory | Problem | None = None
             sig: Signature
             if index is not None:
                 try:
-                    st = stat(path)
+                    st = stat_at(name, dir_fd=dir_fd, follow_symlinks=False)
                 except OSError:
                     continue
                 sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
                 item = index.lookup(prefix + name, sig, path, scope, memory_id)
             if item is None:
-                result = read_file(path, limits)
+                result = read_file(name, limits, dir_fd)
                 read += 1
                 if result is None:
                     continue
@@ -681,18 +741,19 @@ class MemoryStore:
         self._index_writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
         self._index_writer.start()
 
-    def _load_entry(self, entry: FileEntry) -> bool:
-        """(Re)read one candidate file if its stat changed; True when its state changed."""
+    def _load_entry(self, entry: FileEntry, dir_fd: int) -> bool:
+        """(Re)read one candidate file (``dir_fd``: its folder, open) if its stat changed;
+        True when its state changed."""
         state = self._state
         assert state is not None
         old = state.sigs.get(entry.path)
         if old is not None:
             try:
-                if signature(os.stat(entry.path)) == old:
+                if signature(os.stat(entry.name, dir_fd=dir_fd, follow_symlinks=False)) == old:
                     return False
             except OSError:
                 pass
-        result = read_file(entry.path, self._limits)
+        result = read_file(entry.name, self._limits, dir_fd)
         if result is None:
             return state.drop(entry.path)
         sig, parsed = result
@@ -750,23 +811,34 @@ class MemoryStore:
             return None
         memory_id = memory_id_of(parts[-1])
         key = str(path)
-        changed: set[str] = set()
-        was_ignored = state.ignored.pop(key, None)
-        if memory_id is None or path.is_dir() or (path.is_symlink() and not is_inside(self.root, path)):
-            files, set_ignored = list_set(self.root, scope, path.parent)
-            now = {i.path: i for i in set_ignored}.get(path)
-            if now is not None:
-                state.ignored[key] = now
-            if was_ignored != now:
+        try:
+            dir_fd = safe_io.open_folder(self.root, path.parent)
+        except OSError:
+            return None  # the set itself is gone or refused: a full pass says so
+        try:
+            try:
+                mode: int | None = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            except OSError:
+                mode = None
+            changed: set[str] = set()
+            was_ignored = state.ignored.pop(key, None)
+            if memory_id is None or (mode is not None and not stat.S_ISREG(mode)):
+                _files, set_ignored = list_set(self.root, scope, path.parent, dir_fd)
+                now = {i.path: i for i in set_ignored}.get(path)
+                if now is not None:
+                    state.ignored[key] = now
+                if was_ignored != now:
+                    changed.add(key)
+                if state.drop(key):
+                    changed.add(key)
+                return changed
+            if was_ignored is not None:
                 changed.add(key)
-            if state.drop(key):
+            if self._load_entry(FileEntry(key, scope, memory_id, path.name), dir_fd):
                 changed.add(key)
             return changed
-        if was_ignored is not None:
-            changed.add(key)
-        if self._load_entry(FileEntry(key, scope, memory_id, path.name)):
-            changed.add(key)
-        return changed
+        finally:
+            os.close(dir_fd)
 
     def _reload(self, path: Path) -> None:
         """Bring one file's state up to date (under the lock, before changing it)."""
@@ -821,7 +893,11 @@ class MemoryStore:
             reason = f"its file has a problem: {item.message.rstrip('.')}"
             raise StoreError(msg.COULD_NOT_CHANGE.format(reason=reason))
         try:
-            parsed = parse_bytes(path.read_bytes(), self._limits)
+            parsed = parse_bytes(
+                safe_io.read_regular(self.root, path, self._limits.file_max_bytes), self._limits
+            )
+        except safe_io.TooLarge:
+            parsed = FileProblem(msg.FILE_TOO_LARGE.format(n=self._limits.file_max_bytes))
         except OSError as exc:
             raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
         if isinstance(parsed, FileProblem):  # changed between the stat and the read
@@ -834,10 +910,10 @@ class MemoryStore:
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
         """Keep the file's current text as a version when history does not have it yet."""
         hdir = history_dir(self.root, scope, memory_id)
-        newest = history.newest_version(hdir)
+        newest = history.newest_version(self.root, hdir)
         if newest is not None and (newest.title, newest.text) == (doc.fields.title, doc.text):
             return
-        source = "external" if newest is not None or history.version_names(hdir) else "found"
+        source = "external" if newest is not None or history.version_names(self.root, hdir) else "found"
         self._add_version(scope, memory_id, now_utc(), source, doc.fields.title, doc.text, doc.fields.source)
 
     def _add_version(
@@ -851,6 +927,7 @@ class MemoryStore:
         memory_source: str,
     ) -> None:
         history.add_version(
+            self.root,
             history_dir(self.root, scope, memory_id),
             moment=moment,
             source=source,
@@ -883,9 +960,9 @@ class MemoryStore:
     def _write_memory(self, scope: Scope, memory_id: str, data: bytes) -> Memory:
         path = _memory_path(self.root, scope, memory_id)
         if scope is not None and scope not in self._loaded().workspaces:
-            make_dirs(path.parent)
+            safe_io.check_folder(self.root, path.parent)
             self._loaded().workspaces[scope] = path.parent
-        sig = signature(write_atomic(path, data))
+        sig = signature(write_atomic(path, data, root=self.root))
         item = self._item_for(path, scope, memory_id, parse_bytes(data, self._limits))
         self._loaded().put(str(path), sig, item)
         assert isinstance(item, Memory)
@@ -894,9 +971,8 @@ class MemoryStore:
     def _new_id(self, scope: Scope) -> str:
         while True:
             memory_id = secrets.token_hex(4)
-            taken = (
-                _memory_path(self.root, scope, memory_id).exists()
-                or history_dir(self.root, scope, memory_id).exists()
+            taken = os.path.lexists(_memory_path(self.root, scope, memory_id)) or os.path.lexists(
+                history_dir(self.root, scope, memory_id)
             )
             if not taken:
                 return memory_id
