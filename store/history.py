@@ -19,7 +19,7 @@ from .atomic import remove_durably, write_atomic
 from .limits import Limits
 from .memoryfile import Document, Fields, parse_bytes, render_new
 from .model import Version
-from .safe_io import DELETION_META_MAX_BYTES, list_names, read_regular, remove_tree
+from .safe_io import DELETION_META_MAX_BYTES, Unsafe, list_names, read_regular, remove_tree
 from .timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
 
 VERSIONS = "versions"
@@ -135,11 +135,14 @@ def write_deletion(root: Path, hdir: Path, raw: bytes, title: str, moment: datet
 
 
 def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:
-    """The deletion record of a memory, or None when it is not deleted (or either file is a
-    link, not a regular file, or larger than any memory file can be)."""
+    """The deletion record of a memory, or None when it is not deleted (or unreadable, or
+    larger than any memory file can be). Raises ``safe_io.Unsafe`` when it, or a folder on
+    the way, is a link or not what it should be: nothing is read through it."""
     try:
         meta = json.loads(read_regular(root, hdir / DELETED_META, DELETION_META_MAX_BYTES).decode("utf-8"))
         raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
+    except Unsafe:
+        raise
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(meta, dict):

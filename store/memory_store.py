@@ -87,6 +87,8 @@ class _Loaded:
         self.items: dict[str, Memory | Problem] = {}
         self.by_scope: dict[Scope, dict[str, Memory | Problem]] = {None: {}}
         self.ignored: dict[str, Ignored] = {}
+        # Links and other refused entries met in the history area (it is not scanned up front).
+        self.history_ignored: dict[str, Ignored] = {}
         self.workspaces: dict[str, Path] = {}
         self.ordered: dict[Scope, list[Memory]] = {}
         self.chat_sums: dict[Scope, tuple[int, int]] = {}
@@ -179,7 +181,9 @@ class MemoryStore:
     def ignored(self) -> list[Ignored]:
         """Everything in the memory sets that is not treated as a memory, with the reason."""
         with self._mutex:
-            return sorted(self._loaded().ignored.values(), key=lambda i: str(i.path))
+            state = self._loaded()
+            found = state.history_ignored | state.ignored
+            return sorted(found.values(), key=lambda i: str(i.path))
 
     def memory_path(self, scope: Scope, memory_id: str) -> Path:
         """Where a memory's file is (whether or not it exists)."""
@@ -280,19 +284,38 @@ class MemoryStore:
         self._check_scope(scope)
         if not is_valid_id(memory_id):
             raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
-        return history.list_versions(self.root, history_dir(self.root, scope, memory_id))
+        hdir = history_dir(self.root, scope, memory_id)
+        with self._mutex:
+            self._forget_history_ignored(hdir)
+            try:
+                os.close(safe_io.open_folder(self.root, hdir / history.VERSIONS))
+            except safe_io.Unsafe as exc:
+                self._note_history_ignored(exc)
+                return []
+            except OSError:
+                return []
+        return history.list_versions(self.root, hdir)
 
     def deleted(self, scope: Scope) -> list[Deleted]:
         """The memories of a scope waiting under Recently deleted, newest first."""
         self._check_scope(scope)
         folder = history_scope_dir(self.root, scope)
+        with self._mutex:
+            self._forget_history_ignored(folder, (history.DELETED_BYTES, history.DELETED_META))
         try:
             ids = [n for n in safe_io.list_names(self.root, folder) if is_valid_id(n)]
+        except safe_io.Unsafe as exc:
+            self._note_history_ignored(exc)
+            return []
         except OSError:
             return []
         found: list[Deleted] = []
         for memory_id in ids:
-            record = history.read_deletion(self.root, folder / memory_id)
+            try:
+                record = history.read_deletion(self.root, folder / memory_id)
+            except safe_io.Unsafe as exc:
+                self._note_history_ignored(exc)
+                continue
             if record is None or os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 continue
             text = ""
@@ -618,7 +641,12 @@ class MemoryStore:
         if fresh:
             # The index can hold no more than what the files it stands for hold.
             bound = parse_index.expected_max_bytes(sum(len(f) for _, _, f in listed), self._limits)
-            index = parse_index.load(self.root, self._limits, bound)
+            try:
+                index = parse_index.load(self.root, self._limits, bound)
+            except safe_io.Unsafe as exc:
+                index = None
+                item = unsafe_ignored(self.root, exc)
+                state.history_ignored[str(item.path)] = item
             for _scope, folder, files in listed:
                 with self._set_folder(folder, ignored) as fd:
                     if fd is not None:
@@ -667,6 +695,23 @@ class MemoryStore:
             yield fd
         finally:
             os.close(fd)
+
+    def _forget_history_ignored(self, folder: Path, names: tuple[str, ...] = ()) -> None:
+        """Drop what was noted of ``folder`` in the history area, and of its entries
+        ``names`` (all of them when none are given): they are being looked at again."""
+        state = self._loaded()
+        for key in list(state.history_ignored):
+            if key == str(folder) or (
+                key.startswith(os.path.join(folder, ""))
+                and (not names or Path(key).name in names or Path(key).parent == folder)
+            ):
+                del state.history_ignored[key]
+
+    def _note_history_ignored(self, exc: safe_io.Unsafe) -> None:
+        """List an entry of the history area the store refused to go through as ignored."""
+        with self._mutex:
+            item = unsafe_ignored(self.root, exc)
+            self._loaded().history_ignored[str(item.path)] = item
 
     def _check_history_top(self, ignored: dict[str, Ignored]) -> None:
         """List a link (or a file) standing for the history area's own folders as ignored:

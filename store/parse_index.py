@@ -36,7 +36,7 @@ from .atomic import write_atomic
 from .layout import HISTORY_DIR, MEMORY_SUFFIX
 from .limits import Limits
 from .model import Memory, Problem, Scope
-from .safe_io import read_regular, remove_file
+from .safe_io import Unsafe, read_regular, remove_file
 
 INDEX_DIR = ".index"
 INDEX_FILE = "parse-index.bin"
@@ -166,10 +166,13 @@ def expected_max_bytes(files: int, limits: Limits) -> int:
 
 
 def load(root: Path, limits: Limits, max_bytes: int | None = None) -> ParseIndex | None:
-    """The store's parse index, or None when there is none or it cannot be trusted (a link,
-    not a regular file, or larger than ``max_bytes``: nothing of it is read then)."""
+    """The store's parse index, or None when there is none or it cannot be trusted (larger
+    than ``max_bytes``: nothing of it is read then). Raises ``safe_io.Unsafe`` when it, or a
+    folder on the way, is a link or not what it should be."""
     try:
         raw = read_regular(root, index_path(root), max_bytes if max_bytes is not None else 2**62)
+    except Unsafe:
+        raise
     except OSError:
         return None
     header, _, rest = raw.partition(b"\n")

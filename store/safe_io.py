@@ -36,13 +36,18 @@ DELETION_META_MAX_BYTES = 64 * 1024
 class Unsafe(OSError):
     """An entry under the root that the store does not go through: a link, a folder that is
     not one, or a file that is not a regular file. ``reason`` completes "The memory could not
-    be changed: "; ``is_link`` tells a link from the rest; ``filename`` is the entry's path
-    under the root."""
+    be changed: "; ``kind`` is ``"link"``, ``"not_folder"``, ``"not_regular"`` or
+    ``"outside"``; ``filename`` is the entry's path under the root."""
 
-    def __init__(self, reason: str, path: Path | str, *, is_link: bool = False) -> None:
+    def __init__(self, reason: str, path: Path | str, *, kind: str) -> None:
         super().__init__(errno.ELOOP, reason, os.fspath(path))
         self.reason = reason
-        self.is_link = is_link
+        self.kind = kind
+
+    @property
+    def is_link(self) -> bool:
+        """True when the entry is a link."""
+        return self.kind == "link"
 
 
 class TooLarge(OSError):
@@ -74,9 +79,9 @@ def relative_parts(root: Path, path: Path | str) -> tuple[str, ...]:
     try:
         parts = Path(os.path.abspath(path)).relative_to(root).parts
     except ValueError:
-        raise Unsafe("the path is outside the memory folder", path) from None
+        raise Unsafe("the path is outside the memory folder", path, kind="outside") from None
     if ".." in parts:
-        raise Unsafe("the path is outside the memory folder", path)
+        raise Unsafe("the path is outside the memory folder", path, kind="outside")
     return parts
 
 
@@ -87,7 +92,10 @@ def _refusal(dir_fd: int, name: str, shown: str, *, want_dir: bool) -> OSError |
     except FileNotFoundError:
         return None
     reason = entry_reason(st.st_mode, shown, want_dir=want_dir)
-    return None if reason is None else Unsafe(reason, shown, is_link=stat.S_ISLNK(st.st_mode))
+    if reason is None:
+        return None
+    kind = "link" if stat.S_ISLNK(st.st_mode) else "not_folder" if want_dir else "not_regular"
+    return Unsafe(reason, shown, kind=kind)
 
 
 def open_folder(root: Path, folder: Path | str, *, create: bool = False) -> int:
@@ -154,7 +162,7 @@ def open_regular(
         fd = os.open(name, FILE_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP or (exc.errno == errno.EMLINK and _NOFOLLOW):
-            raise Unsafe(link_reason(shown or name), shown or name, is_link=True) from None
+            raise Unsafe(link_reason(shown or name), shown or name, kind="link") from None
         raise
     try:
         st = os.fstat(fd)
@@ -163,7 +171,7 @@ def open_regular(
         raise
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise Unsafe(f"{shown or name} is not a regular file", shown or name)
+        raise Unsafe(f"{shown or name} is not a regular file", shown or name, kind="not_regular")
     return fd, st
 
 
@@ -187,7 +195,7 @@ def read_regular(root: Path, path: Path | str, max_bytes: int) -> bytes:
     nothing read) or another ``OSError`` (missing, unreadable)."""
     parts = relative_parts(root, path)
     if not parts:
-        raise Unsafe("the memory folder is not a file", path)
+        raise Unsafe("the memory folder is not a file", path, kind="not_regular")
     with folder(root, Path(root, *parts[:-1])) as dir_fd:
         fd, st = open_regular(parts[-1], dir_fd, "/".join(parts))
         try:

@@ -48,11 +48,12 @@ def link_ignored(root: Path, path: Path) -> Ignored:
 
 
 def unsafe_ignored(root: Path, exc: Unsafe) -> Ignored:
-    """The entry a refused walk stopped at (``exc.filename`` is its path under the root)."""
+    """The entry a refused walk or open stopped at (``exc.filename`` is its path under the
+    root), with the reason it is not gone through."""
     path = Path(root, exc.filename)
     if exc.is_link:
         return link_ignored(root, path)
-    return Ignored(path, msg.IGNORED_NOT_A_FOLDER)
+    return Ignored(path, msg.IGNORED_NOT_A_FOLDER if exc.kind == "not_folder" else msg.IGNORED_NOT_REGULAR)
 
 
 def _entries(folder: Path, dir_fd: int) -> tuple[list[os.DirEntry[str]], list[Ignored]]:
