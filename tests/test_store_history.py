@@ -162,7 +162,7 @@ def test_delete_keeps_history_and_waits_under_deleted(store: MemoryStore) -> Non
 
 
 def test_restore_deleted_writes_the_bytes_back(store: MemoryStore, root: Path) -> None:
-    content = "---\n# my note\ntitle: 'Quoted'\nenabled: yes\nsource: user\n---\nbody"
+    content = "---\n# my note\ntitle: 'Quoted'\nenabled: True\nsource: user\n---\nbody"
     path = write_raw(root / "global" / "0123abcd.md", content)
     store.refresh()
     store.delete(GLOBAL, "0123abcd")

@@ -70,13 +70,18 @@ def test_symlinks_leaving_the_root_are_never_followed(store: MemoryStore, root: 
     inside = write_raw(root / "elsewhere.md", memory_file(title="Inside"))
     os.symlink(inside, root / "global" / "0000aaaa.md")
     store.refresh()
-    assert [m.title for m in store.memories(GLOBAL)] == ["Inside"]
+    # A link that stays inside the root is not followed either: it is listed, not read.
+    assert store.memories(GLOBAL) == []
     assert store.workspaces() == []
     reasons = {i.path.name: i.reason for i in store.ignored()}
     assert (
         reasons["0123abcd.md"]
         == reasons["linked"]
         == "The link leads outside the memory folder, so it is not followed."
+    )
+    assert (
+        reasons["0000aaaa.md"]
+        == "The entry is a link; links are never followed, even inside the memory folder."
     )
 
 
