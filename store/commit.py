@@ -2,8 +2,9 @@
 
 Under the store-wide lock, in this order:
 
-1. the new bytes are written whole to ``.<id>.md.<hash>.new`` beside the memory file (a
-   ``.new`` name is only ever given to a complete file, so its hash tells it apart later);
+1. the new bytes are written to ``.<id>.md.<random>.part`` beside the memory file, synced,
+   and renamed to ``.<id>.md.<hash>.new`` (a ``.new`` name is only ever given to a complete
+   file, so its hash tells the store's bytes from what a swap handed back);
 2. the new version is written into history (an unwritable history stops the change here,
    before the memory file is touched: refused means not applied);
 3. the ``.new`` file is swapped in. With ``renameat2(RENAME_EXCHANGE)`` the kernel hands back,
@@ -12,17 +13,14 @@ Under the store-wide lock, in this order:
    before the store's own. Elsewhere the file is read again right before a plain rename;
 4. what was handed back is removed, and old versions are trimmed.
 
-A writer killed between these steps leaves a ``.new`` file; ``recover`` (at the start of the
-next change of that set) rolls the unapplied change back, or keeps what a swap handed back.
+A writer killed between these steps leaves a ``.part`` or ``.new`` file; ``store.leftovers``
+puts that right at the start of the next change (see there).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,15 +34,8 @@ from .model import Version
 from .swap import exchange, rename_new
 from .timestamps import now_utc
 
-#: A ``write_atomic`` temp file older than this is a killed writer's (another program using the
-#: same pattern renames its own far sooner).
-STALE_AFTER = 60.0
-
 #: The suffix of the store's own temp file before it is whole (only ever written under the lock).
 PART = ".part"
-_PART = re.compile(r"\.[0-9a-f]{8}\.md\.[0-9a-f]{8}\.part\Z")
-_STAGED = re.compile(r"\.([0-9a-f]{8})\.md\.([0-9a-f]{16})\.new\Z")
-_TEMP = re.compile(r"\.[^/]+\.[0-9a-f]{8}\.tmp\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +51,11 @@ class NewVersion:
 
 def staged_path(path: Path, data: bytes) -> Path:
     """Where the complete new bytes of ``path`` wait to be swapped in."""
-    return path.parent / f".{path.name}.{_digest(data)}.new"
+    return path.parent / f".{path.name}.{digest(data)}.new"
 
 
-def _digest(data: bytes) -> str:
+def digest(data: bytes) -> str:
+    """The part of a ``.new`` name that tells the store's complete bytes from anything else."""
     return hashlib.sha256(data).hexdigest()[:16]
 
 
@@ -195,78 +187,3 @@ def keep_external(root: Path, hdir: Path, doc: Document, newest: Version | None)
     )
     if added is not None and newest is not None:
         history.make_newest(root, hdir, newest)
-
-
-def recover(root: Path, folder: Path, hdir_for: Callable[[str], Path], limits: Limits) -> None:
-    """Finish what killed writers left in one set's folder (under the lock): roll back a change
-    that was not applied, keep what a swap handed back, drop stale temp files."""
-    try:
-        names = safe_io.list_names(root, folder)
-    except OSError:
-        return
-    now = time.time()
-    for name in names:
-        if not name.startswith("."):
-            continue
-        staged = _STAGED.match(name)
-        if staged is not None:
-            memory_id, digest = staged.groups()
-            _recover_staged(
-                root, folder / name, digest, folder / f"{memory_id}.md", hdir_for(memory_id), limits
-            )
-        elif _PART.match(name):
-            (folder / name).unlink(missing_ok=True)  # under the lock: its writer is gone
-        elif _TEMP.match(name):
-            _drop_if_stale(folder / name, now)
-
-
-def clean_history(root: Path, hdir: Path) -> None:
-    """Drop temp files a killed writer left in a memory's history (under the lock: all stale)."""
-    for folder in (hdir, hdir / history.VERSIONS):
-        try:
-            names = safe_io.list_names(root, folder)
-        except OSError:
-            continue
-        for name in names:
-            if name.startswith(".") and name.endswith(".tmp"):
-                (folder / name).unlink(missing_ok=True)
-
-
-def _drop_if_stale(path: Path, now: float) -> None:
-    try:
-        if now - os.lstat(path).st_mtime > STALE_AFTER:
-            path.unlink(missing_ok=True)
-    except OSError:
-        pass
-
-
-def _recover_staged(root: Path, staged: Path, digest: str, path: Path, hdir: Path, limits: Limits) -> None:
-    raw = read_limited(root, staged, history.READ_LIMITS.file_max_bytes)
-    if raw is None:
-        staged.unlink(missing_ok=True)
-        return
-    now = read_limited(root, path, limits.file_max_bytes)
-    current = None if now is None else parse_bytes(now, limits)
-    current_key = (current.fields.title, current.text) if isinstance(current, Document) else None
-    doc = parse_bytes(raw, history.READ_LIMITS)
-    if _digest(raw) == digest:
-        # The store's own change, never swapped in: take back its version.
-        newest = history.newest_version(root, hdir)
-        if (
-            isinstance(doc, Document)
-            and newest is not None
-            and (newest.title, newest.text) == (doc.fields.title, doc.text)
-            and current_key != (doc.fields.title, doc.text)
-        ):
-            history.remove_version(root, hdir, newest.name)
-    elif isinstance(doc, Document):
-        # What a swap handed back: keep it unless it is current or kept already.
-        if current_key != (doc.fields.title, doc.text):
-            newest = history.newest_version(root, hdir)
-            ours = newest if newest is not None and (newest.title, newest.text) == current_key else None
-            keep_external(root, hdir, doc, ours)
-    else:
-        history.place(root, hdir, staged, now_utc(), "external")  # kept as it is, never read as text
-        return
-    staged.unlink(missing_ok=True)
-    fsync_dir(staged.parent)

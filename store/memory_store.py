@@ -16,7 +16,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from . import commit, history, moves, parse_index, safe_io, trash
+from . import commit, history, leftovers, moves, parse_index, safe_io, trash
 from . import messages as msg
 from .chat import build_chat_memory, chat_chars, entry_chars, tokens_for_chars
 from .commit import NewVersion, read_limited
@@ -144,6 +144,7 @@ class MemoryStore:
         self._settings_problems: list[str] = []
         self._settings_sig: Signature | None = None
         self._index_writer: threading.Thread | None = None
+        self._swept = False  # the first change puts right what killed writers left anywhere
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -936,15 +937,13 @@ class MemoryStore:
         """The store-wide lock, with what killed writers left in the sets (and the memory's
         history) put right first: every change runs inside one."""
         with self._writing():
+            if not self._swept:
+                leftovers.sweep(self.root, [None, *self._workspaces_now()], self._limits)
+                self._swept = True
             for each in {scope, also}:
-                commit.recover(
-                    self.root,
-                    scope_dir(self.root, each),
-                    lambda i, s=each: history_dir(self.root, s, i),  # type: ignore[misc]
-                    self._limits,
-                )
+                leftovers.recover_set(self.root, each, self._limits)
             if memory_id is not None and is_valid_id(memory_id):
-                commit.clean_history(self.root, history_dir(self.root, scope, memory_id))
+                leftovers.clean_history(self.root, history_dir(self.root, scope, memory_id))
             yield
 
     def _check_scope(self, scope: Scope) -> None:
