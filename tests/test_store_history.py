@@ -237,3 +237,18 @@ def test_move_is_refused_over_the_target_chat_limit(root: Path) -> None:
     with pytest.raises(StoreError) as same:
         s.move("small", m.id, "small")
     assert str(same.value) == "The memory could not be changed: the memory is already there."
+
+
+def test_only_a_json_true_marks_a_deleted_problem_file(store: MemoryStore, root: Path) -> None:
+    import json
+
+    m = store.create(GLOBAL, "Gone", "its text")
+    store.delete(GLOBAL, m.id)
+    meta_path = root / "history" / "global" / m.id / "deleted.json"
+    for written, problem in (("false", False), ("true", False), (1, False), (True, True)):
+        meta = json.loads(meta_path.read_text())
+        meta["problem"] = written
+        meta_path.write_text(json.dumps(meta))
+        [gone] = store.deleted(GLOBAL)
+        assert gone.problem is problem, written
+        assert gone.text == ("" if problem else "its text")
