@@ -265,7 +265,6 @@ class Changes:
         check_scope(scope)
         with self._transaction(scope, memory_id):
             doc, raw = self._current(scope, memory_id)
-            self._record_outside(scope, memory_id, doc)
             versions = self._versions(scope, memory_id)
             for index, version in enumerate(versions):
                 if version.source == "undo":

@@ -248,6 +248,14 @@ def test_a_change_that_changes_nothing_saves_no_version_of_an_outside_file(
     assert [v.source for v in store.versions(GLOBAL, memory.id)] == ["settings"]
 
 
+def test_a_refused_undo_keeps_no_version_of_an_outside_edit(store: MemoryStore) -> None:
+    memory = store.create(GLOBAL, "T", "saved")
+    write_raw(Path(memory.path), memory_file(title="T", text="edited outside"))
+    with pytest.raises(StoreError):
+        store.undo(GLOBAL, memory.id)
+    assert [v.text for v in store.versions(GLOBAL, memory.id)] == ["saved"]
+
+
 # --- restoring and turning on are held to today's limits --------------------------------------
 
 
