@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -412,6 +413,44 @@ def test_stale_temp_files_are_cleaned_under_the_lock(store: MemoryStore, root: P
     assert not part.exists() and not old.exists() and not versions_tmp.exists()
     assert young.exists()
     assert [v.source for v in store.versions(GLOBAL, memory.id)] == ["settings", "settings"]
+
+
+def test_a_move_cut_short_after_its_new_file_is_finished_at_the_next_start(
+    store: MemoryStore, root: Path
+) -> None:
+    memory = store.create(GLOBAL, "T", "moving")
+    raw = Path(memory.path).read_bytes()
+    write_raw(root / "workspaces" / "ws" / f"{memory.id}.md", raw)  # the new file was written
+    intent = {"from": None, "id": memory.id, "to": "ws", "new_id": memory.id}
+    write_raw(root / ".move.json", json.dumps(intent))
+    after = MemoryStore(root)
+    assert [m.id for m in after.memories(GLOBAL)] == []
+    assert [m.text for m in after.memories("ws")] == ["moving"]
+    assert [v.text for v in after.versions("ws", memory.id)] == ["moving"]  # history came along
+    assert not (root / ".move.json").exists()
+    assert not hdir(root, memory.id).exists()
+
+
+def test_a_move_cut_short_before_its_new_file_is_forgotten(store: MemoryStore, root: Path) -> None:
+    memory = store.create(GLOBAL, "T", "staying")
+    intent = {"from": None, "id": memory.id, "to": "ws", "new_id": memory.id}
+    write_raw(root / ".move.json", json.dumps(intent))
+    after = MemoryStore(root)
+    assert [m.text for m in after.memories(GLOBAL)] == ["staying"]
+    assert after.memories("ws") == []
+    assert not (root / ".move.json").exists()
+
+
+def test_a_move_keeps_an_outside_save_to_the_old_file_made_meanwhile(store: MemoryStore, root: Path) -> None:
+    memory = store.create(GLOBAL, "T", "moving")
+    write_raw(root / "workspaces" / "ws" / f"{memory.id}.md", Path(memory.path).read_bytes())
+    write_raw(Path(memory.path), memory_file(title="T", text="saved to the old place"))
+    write_raw(
+        root / ".move.json", json.dumps({"from": None, "id": memory.id, "to": "ws", "new_id": memory.id})
+    )
+    after = MemoryStore(root)
+    assert after.memories(GLOBAL) == []
+    assert "saved to the old place" in {v.text for v in after.versions("ws", memory.id)}
 
 
 # --- smaller ones ----------------------------------------------------------------------------
