@@ -81,6 +81,7 @@ class DiskSync:
         return changed
 
     def loaded(self) -> Picture:
+        """The picture, loaded from the disk on first use."""
         state = self.state
         if state is None:
             with self.mutex:
