@@ -98,6 +98,28 @@ def test_an_outside_problem_file_saved_during_a_change_wins_and_the_change_is_re
     assert [v.text for v in store.versions(GLOBAL, memory.id)] == ["first"]  # its own taken back
 
 
+def test_a_folder_put_in_place_of_the_file_during_a_change_is_left_and_the_change_refused(
+    store: MemoryStore, root: Path, monkeypatch: pytest.MonkeyPatch, swap_mode: str
+) -> None:
+    memory = store.create(GLOBAL, "T", "first")
+    path = Path(memory.path)
+    real = history_mod.write_version
+
+    def outside_puts_a_folder(*args: Any, **kwargs: Any) -> Any:
+        version = real(*args, **kwargs)
+        path.unlink()
+        path.mkdir()
+        return version
+
+    monkeypatch.setattr(history_mod, "write_version", outside_puts_a_folder)
+    with pytest.raises(CouldNotChange):
+        store.change(GLOBAL, memory.id, text="the store's text")
+    monkeypatch.undo()
+    assert path.is_dir()
+    assert [v.text for v in store.versions(GLOBAL, memory.id)] == ["first"]
+    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]
+
+
 # --- refused means not applied ---------------------------------------------------------------
 
 
