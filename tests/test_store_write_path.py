@@ -475,6 +475,21 @@ def test_a_move_keeps_an_outside_save_to_the_old_file_made_meanwhile(store: Memo
     assert "saved to the old place" in {v.text for v in after.versions("ws", memory.id)}
 
 
+def test_the_first_change_sweeps_leftovers_everywhere(store: MemoryStore, root: Path) -> None:
+    a = store.create(GLOBAL, "A", "a")
+    b = store.create("ws", "B", "b")
+    left = [
+        hdir(root, a.id) / "versions" / ".version.12345678.tmp",
+        hdir(root, b.id, "ws") / ".deleted.json.12345678.tmp",
+        root / "workspaces" / "ws" / f".{b.id}.md.12345678.part",
+        root / ".move.json.12345678.tmp",
+    ]
+    for path in left:
+        write_raw(path, "left by a killed writer")
+    MemoryStore(root).create("other", "C", "c")  # touches neither memory nor their sets
+    assert [p for p in left if p.exists()] == []
+
+
 # --- smaller ones ----------------------------------------------------------------------------
 
 
