@@ -361,6 +361,12 @@ def test_delete_moves_the_file_itself_into_history(store: MemoryStore, root: Pat
     kept = hdir(root, "bbbbbbbb") / "deleted.md"
     assert os.stat(kept).st_ino == inode
     assert os.stat(kept).st_blocks == 0
+    assert [(d.id, d.problem) for d in store.deleted(GLOBAL)] == [("bbbbbbbb", True), (memory.id, False)]
+    assert store.restore_deleted(GLOBAL, "bbbbbbbb") is None  # moved back as it is
+    assert os.stat(problem).st_ino == inode
+    store.delete(GLOBAL, "bbbbbbbb")
+    store.purge_deleted(GLOBAL, "bbbbbbbb")
+    assert not hdir(root, "bbbbbbbb").exists()
 
 
 def test_restore_deleted_moves_it_back(store: MemoryStore, root: Path) -> None:
