@@ -76,6 +76,14 @@ def entry_reason(mode: int, shown: str, *, want_dir: bool) -> str | None:
 def relative_parts(root: Path, path: Path | str) -> tuple[str, ...]:
     """The parts of ``path`` below ``root`` (both absolute, not resolved); refused when
     ``path`` is not below it."""
+    text, base = os.fspath(path), os.fspath(root)
+    if text.startswith(base) and text[len(base) : len(base) + 1] == os.sep:
+        # The store's own paths: plain string work (pathlib costs more than the open).
+        parts = tuple(text[len(base) + 1 :].split(os.sep))
+        if "" not in parts and "." not in parts and ".." not in parts:
+            return parts
+    elif text == base:
+        return ()
     try:
         parts = Path(os.path.abspath(path)).relative_to(root).parts
     except ValueError:
