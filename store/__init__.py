@@ -22,6 +22,7 @@ from .model import (
     Version,
     scope_label,
 )
+from .safe_io import TooLarge, Unsafe, read_head, read_regular
 from .secrets import SecretHit, SecretWarning
 from .timestamps import format_timestamp
 
@@ -40,6 +41,8 @@ __all__ = [
     "SecretHit",
     "SecretWarning",
     "StoreError",
+    "TooLarge",
+    "Unsafe",
     "Version",
     "change_note",
     "entry_tokens",
@@ -47,6 +50,8 @@ __all__ = [
     "format_timestamp",
     "is_valid_id",
     "is_valid_key",
+    "read_head",
+    "read_regular",
     "scope_label",
     "write_atomic",
 ]

@@ -197,6 +197,21 @@ def read_fd(fd: int, size: int, max_bytes: int) -> bytes:
     return raw
 
 
+def read_head(root: Path, path: Path | str, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes from the start of the regular file ``path`` under
+    ``root``, reached without following any link (more than ``max_bytes`` means it is longer);
+    raises ``Unsafe`` (a link, not a regular file) or another ``OSError``."""
+    parts = relative_parts(root, path)
+    if not parts:
+        raise Unsafe("the memory folder is not a file", path, kind="not_regular")
+    with folder(root, Path(root, *parts[:-1])) as dir_fd:
+        fd, st = open_regular(parts[-1], dir_fd, "/".join(parts))
+        try:
+            return read_fd(fd, st.st_size, max_bytes)
+        finally:
+            os.close(fd)
+
+
 def read_regular(root: Path, path: Path | str, max_bytes: int) -> bytes:
     """The bytes of the regular file ``path`` under ``root``, reached without following any
     link; raises ``Unsafe`` (a link, not a regular file), ``TooLarge`` (over ``max_bytes``,
