@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import stat
 from pathlib import Path
 
@@ -123,28 +122,3 @@ async def test_open_a_memory_in_editor_and_a_missing_editor(
             "the editor to show the file as changed in $EDITOR",
         )
         assert MemoryStore(root).get(GLOBAL, memory.id).text == "Green, no sugar."
-
-
-async def test_a_link_or_a_pipe_listed_as_ignored_is_never_read(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
-    store.create(GLOBAL, "Fine", "A good one.")
-    outside = write_raw(tmp_path / "outside.md", "secret outside text\n")
-    folder = store.memory_path(GLOBAL, "00000000").parent
-    (folder / "0000aaaa.md").symlink_to(outside)
-    os.mkfifo(folder / "0000bbbb.md")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("exclamation_mark")
-        problems = app.screen
-        assert isinstance(problems, ProblemsScreen)
-        await settle(pilot)
-        names = [e.path.name for e in problems.entries if e.path is not None]
-        assert names == ["0000aaaa.md", "0000bbbb.md"]
-        raw = problems.query_one("#problem-raw", TextArea)
-        for _ in names:
-            await wait_until(pilot, lambda: raw.text.startswith("(could not read: "), "the refusal shown")
-            assert "secret" not in raw.text and raw.read_only
-            await pilot.press("down")
-            await settle(pilot)
