@@ -21,7 +21,7 @@ import re
 import time
 from pathlib import Path
 
-from . import history, safe_io
+from . import history, moves, safe_io
 from .atomic import fsync_dir
 from .commit import digest, keep_external, read_limited
 from .layout import HISTORY_DIR, history_dir, scope_dir
@@ -79,8 +79,8 @@ def sweep(root: Path, scopes: list[Scope], limits: Limits) -> None:
         recover_set(root, scope, limits)
     history_root = root / HISTORY_DIR
     for name in _names(root, root):
-        if name.startswith(".") and name.endswith(".tmp"):
-            safe_io.remove_file(root, root / name)  # the move intent's temp file
+        if name.startswith(f".{moves.INTENT}.") and name.endswith(".tmp"):
+            safe_io.remove_file(root, root / name)  # only the move intent's: others write here too
     now = time.time()
     for name in _names(root, history_root / ".index"):
         if name.startswith(".") and name.endswith(".tmp"):
