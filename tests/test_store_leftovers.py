@@ -127,9 +127,11 @@ def test_the_first_change_sweeps_leftovers_everywhere(store: MemoryStore, root: 
         hdir(root, a.id) / "versions" / ".version.12345678.tmp",
         hdir(root, b.id, "ws") / ".deleted.json.12345678.tmp",
         root / "workspaces" / "ws" / f".{b.id}.md.12345678.part",
-        root / ".move.json.12345678.tmp",
+        root / "..move.json.12345678.tmp",  # as write_atomic names it: .<name>.<random>.tmp
     ]
     for path in left:
         write_raw(path, "left by a killed writer")
+    not_ours = write_raw(root / ".export.json.12345678.tmp", "another program's, at the root")
     MemoryStore(root).create("other", "C", "c")  # touches neither memory nor their sets
     assert [p for p in left if p.exists()] == []
+    assert not_ours.exists()
