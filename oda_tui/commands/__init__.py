@@ -11,12 +11,13 @@ from collections.abc import Sequence
 
 from store import StoreError
 
+from ..mcp import command as mcp_command
 from . import check, context, export, history, listing, show
 from .errors import REFUSED, CommandError
 from .output import note
 from .parser import build_parser
 
-COMMANDS = {m.NAME: m for m in (check, listing, show, history, context, export)}
+COMMANDS = {m.NAME: m for m in (check, listing, show, history, context, export, mcp_command)}
 NAMES = frozenset(COMMANDS)
 
 # Set to see the traceback of an unexpected error instead of its one-line summary.
