@@ -5,7 +5,18 @@ Pure Python, no UI: a chat runtime can import it as it is.
 
 from .atomic import write_atomic
 from .chat import change_note, entry_tokens, estimate_tokens
-from .errors import StoreError
+from .errors import (
+    CouldNotChange,
+    LooksSecret,
+    MissingField,
+    NoSuchVersion,
+    NothingToChange,
+    NothingToUndo,
+    OverChatLimit,
+    StoreError,
+    TooLong,
+    UnknownMemory,
+)
 from .layout import is_valid_id, is_valid_key
 from .limits import Limits
 from .memory_store import MemoryStore
@@ -30,16 +41,25 @@ __all__ = [
     "Change",
     "ChatEntry",
     "ChatMemory",
+    "CouldNotChange",
     "Deleted",
     "Ignored",
     "Limits",
+    "LooksSecret",
     "Memory",
     "MemoryStore",
+    "MissingField",
+    "NoSuchVersion",
+    "NothingToChange",
+    "NothingToUndo",
+    "OverChatLimit",
     "Problem",
     "Scope",
     "SecretHit",
     "SecretWarning",
     "StoreError",
+    "TooLong",
+    "UnknownMemory",
     "Version",
     "change_note",
     "entry_tokens",

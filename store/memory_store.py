@@ -21,7 +21,18 @@ from . import messages as msg
 from .atomic import fsync_dir, remove_durably, write_atomic
 from .chat import build_chat_memory, chat_chars, entry_chars, tokens_for_chars
 from .duplicates import find_duplicates, find_similar
-from .errors import StoreError
+from .errors import (
+    CouldNotChange,
+    LooksSecret,
+    MissingField,
+    NoSuchVersion,
+    NothingToChange,
+    NothingToUndo,
+    OverChatLimit,
+    StoreError,
+    TooLong,
+    UnknownMemory,
+)
 from .layout import (
     GLOBAL_DIR,
     HISTORY_DIR,
@@ -62,7 +73,7 @@ from .model import (
     Version,
 )
 from .scan import FileEntry, Signature, list_set, list_workspaces, read_file, signature
-from .secrets import SecretWarning, describe_kinds, new_secret_kinds, secret_warnings
+from .secrets import SecretWarning, new_secret_kinds, secret_warnings
 from .timestamps import now_utc
 
 VIAS = ("chat", "settings", "restore", "undo")
@@ -155,7 +166,7 @@ class MemoryStore:
         """One memory; an unknown id (or a problem file) is refused with the spec's message."""
         item = self._loaded().by_scope.get(scope, {}).get(memory_id)
         if not isinstance(item, Memory):
-            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+            raise UnknownMemory(memory_id)
         return item
 
     def find(self, scope: Scope, memory_id: str) -> Memory | Problem | None:
@@ -180,29 +191,40 @@ class MemoryStore:
 
     def check_title(self, title: str) -> str | None:
         """The message a title would be refused with, or None when it is fine."""
-        title = normalize_title(title)
-        if not title:
-            return msg.NEEDS_TITLE
-        if len(title) > self.limits.title_max_chars:
-            return msg.TITLE_TOO_LONG.format(n=self.limits.title_max_chars, m=len(title))
-        return None
+        refusal = self._title_refusal(title)
+        return None if refusal is None else str(refusal)
 
     def check_text(self, text: str) -> str | None:
         """The message a text would be refused with, or None when it is fine."""
-        text = normalize_text(text)
-        if not text:
-            return msg.NEEDS_TEXT
-        if len(text) > self.limits.text_max_chars:
-            return msg.TEXT_TOO_LONG.format(n=self.limits.text_max_chars, m=len(text))
-        return None
+        refusal = self._text_refusal(text)
+        return None if refusal is None else str(refusal)
 
     def check_secret(self, title: str, text: str, *, before: tuple[str, str] | None = None) -> str | None:
         """The message secret-looking text is refused with, or None when none is found.
 
         With ``before`` (the current title and text), only secrets it does not have count.
         """
+        refusal = self._secret_refusal(title, text, before=before)
+        return None if refusal is None else str(refusal)
+
+    def _title_refusal(self, title: str) -> StoreError | None:
+        title = normalize_title(title)
+        if not title:
+            return MissingField("title")
+        if len(title) > self.limits.title_max_chars:
+            return TooLong("title", self.limits.title_max_chars, len(title))
+        return None
+
+    def _text_refusal(self, text: str) -> StoreError | None:
+        text = normalize_text(text)
+        if not text:
+            return MissingField("text")
+        return self._check_length(text)
+
+    @staticmethod
+    def _secret_refusal(title: str, text: str, *, before: tuple[str, str] | None) -> StoreError | None:
         kinds = new_secret_kinds((title, text), before)
-        return msg.LOOKS_SECRET.format(what=describe_kinds(kinds)) if kinds else None
+        return LooksSecret(kinds) if kinds else None
 
     # --- hygiene: duplicates, similar, secret warnings ---------------------------------------
 
@@ -271,7 +293,7 @@ class MemoryStore:
         """The kept versions of a memory (deleted ones too), newest first."""
         self._check_scope(scope)
         if not is_valid_id(memory_id):
-            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+            raise UnknownMemory(memory_id)
         return history.list_versions(history_dir(self.root, scope, memory_id))
 
     def deleted(self, scope: Scope) -> list[Deleted]:
@@ -313,11 +335,11 @@ class MemoryStore:
         self._check_scope(scope)
         _check_via(via)
         if source not in ("user", "ai"):
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f'the source "{source}" is not user or ai'))
+            raise CouldNotChange(f'the source "{source}" is not user or ai')
         title, text = normalize_title(title), normalize_text(text)
-        self._refuse(self.check_title(title) or self.check_text(text))
+        self._refuse(self._title_refusal(title) or self._text_refusal(text))
         if not allow_secret:
-            self._refuse(self.check_secret(title, text))
+            self._refuse(self._secret_refusal(title, text, before=None))
         with self._writing():
             memory_id = self._new_id(scope)
             moment = now_utc()
@@ -355,13 +377,13 @@ class MemoryStore:
         self._check_scope(scope)
         _check_via(via)
         if title is None and text is None:
-            raise StoreError(msg.GIVE_TITLE_OR_TEXT)
+            raise NothingToChange()
         if title is not None:
             title = normalize_title(title)
-            self._refuse(self.check_title(title))
+            self._refuse(self._title_refusal(title))
         if text is not None:
             text = normalize_text(text)
-            self._refuse(self.check_text(text))
+            self._refuse(self._text_refusal(text))
         with self._writing():
             doc = self._current(scope, memory_id)
             self._record_outside(scope, memory_id, doc)
@@ -370,7 +392,7 @@ class MemoryStore:
             if (new_title, new_text) == (doc.fields.title, doc.text):
                 return Change(self.get(scope, memory_id), changed=False, note=msg.UNCHANGED)
             if not allow_secret:
-                self._refuse(self.check_secret(new_title, new_text, before=(doc.fields.title, doc.text)))
+                self._refuse(self._secret_refusal(new_title, new_text, before=(doc.fields.title, doc.text)))
             memory = self._save_content(scope, memory_id, doc, new_title, new_text, via)
             return Change(memory, changed=True)
 
@@ -397,11 +419,11 @@ class MemoryStore:
             self._reload(path)
             item = self._loaded().by_scope.get(scope, {}).get(memory_id)
             if item is None or not is_valid_id(memory_id):
-                raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+                raise UnknownMemory(memory_id)
             try:
                 raw = path.read_bytes()
             except OSError as exc:
-                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
+                raise CouldNotChange(exc.strerror or str(exc)) from exc
             hdir = history_dir(self.root, scope, memory_id)
             if isinstance(item, Memory):
                 doc = parse_bytes(raw, self._limits)
@@ -420,19 +442,19 @@ class MemoryStore:
             hdir = history_dir(self.root, scope, memory_id)
             record = history.read_deletion(hdir) if is_valid_id(memory_id) else None
             if record is None:
-                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
+                raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             path = _memory_path(self.root, scope, memory_id)
             if path.exists():
-                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
+                raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             # Read with room to spare, so a text over today's limit gets the change message.
             doc = None if record.problem else parse_bytes(record.raw, history.READ_LIMITS)
             if isinstance(doc, Document):
-                self._refuse(self.check_title(doc.fields.title) or self._check_length(doc.text))
+                self._refuse(self._title_refusal(doc.fields.title) or self._check_length(doc.text))
                 self._check_size(record.raw)
                 if doc.fields.enabled:
                     self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
             elif isinstance(doc, FileProblem) and not record.problem:
-                self._refuse(doc.message)
+                raise StoreError(doc.message)
             sig = signature(write_atomic(path, record.raw))
             history.clear_deletion(hdir)
             item = self._item_for(path, scope, memory_id, parse_bytes(record.raw, self._limits))
@@ -448,9 +470,9 @@ class MemoryStore:
         with self._writing():
             hdir = history_dir(self.root, scope, memory_id)
             if not is_valid_id(memory_id) or history.read_deletion(hdir) is None:
-                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
+                raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             if _memory_path(self.root, scope, memory_id).exists():
-                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
+                raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             history.purge(hdir)
 
     def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
@@ -461,7 +483,7 @@ class MemoryStore:
         self._check_scope(scope)
         self._check_scope(target)
         if target == scope:
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.SAME_SCOPE))
+            raise CouldNotChange(msg.SAME_SCOPE)
         with self._writing():
             doc = self._current(scope, memory_id)
             self._record_outside(scope, memory_id, doc)
@@ -498,7 +520,7 @@ class MemoryStore:
             self._record_outside(scope, memory_id, doc)
             wanted = next((v for v in self.versions(scope, memory_id) if v.name == name), None)
             if wanted is None:
-                raise StoreError(msg.NO_SUCH_VERSION.format(name=name))
+                raise NoSuchVersion(name)
             return self._write_back(scope, memory_id, doc, wanted, "restore")
 
     def undo(self, scope: Scope, memory_id: str) -> Memory:
@@ -513,9 +535,9 @@ class MemoryStore:
                     break
                 if version.source == "chat":
                     if index + 1 >= len(versions):
-                        raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOTHING_BEFORE_CHAT))
+                        raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
                     return self._write_back(scope, memory_id, doc, versions[index + 1], "undo")
-            raise StoreError(msg.NOTHING_TO_UNDO)
+            raise NothingToUndo()
 
     # --- keeping up with the disk ------------------------------------------------------------
 
@@ -787,48 +809,46 @@ class MemoryStore:
             except StoreError:
                 raise
             except OSError as exc:
-                raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
+                raise CouldNotChange(exc.strerror or str(exc)) from exc
 
     def _check_scope(self, scope: Scope) -> None:
         if scope is not None and (not isinstance(scope, str) or not is_valid_key(scope)):
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.BAD_WORKSPACE_KEY.format(key=scope)))
+            raise CouldNotChange(msg.BAD_WORKSPACE_KEY.format(key=scope))
 
     @staticmethod
-    def _refuse(message: str | None) -> None:
-        if message is not None:
-            raise StoreError(message)
+    def _refuse(refusal: StoreError | None) -> None:
+        if refusal is not None:
+            raise refusal
 
-    def _check_length(self, text: str) -> str | None:
-        if len(text) > self._limits.text_max_chars:
-            return msg.TEXT_TOO_LONG.format(n=self._limits.text_max_chars, m=len(text))
+    def _check_length(self, text: str) -> StoreError | None:
+        if len(text) > self.limits.text_max_chars:
+            return TooLong("text", self.limits.text_max_chars, len(text))
         return None
 
     def _check_size(self, data: bytes) -> None:
         if len(data) > self._limits.file_max_bytes:
             reason = msg.FILE_WOULD_BE_TOO_LARGE.format(n=self._limits.file_max_bytes)
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=reason))
+            raise CouldNotChange(reason)
 
     def _current(self, scope: Scope, memory_id: str) -> Document:
         """The memory's file as it is on disk now; refused when missing or a problem."""
         if not is_valid_id(memory_id):
-            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+            raise UnknownMemory(memory_id)
         path = _memory_path(self.root, scope, memory_id)
         self._reload(path)
         item = self._loaded().by_scope.get(scope, {}).get(memory_id)
         if item is None:
-            raise StoreError(msg.UNKNOWN_ID.format(id=memory_id))
+            raise UnknownMemory(memory_id)
         if isinstance(item, Problem):
             reason = f"its file has a problem: {item.message.rstrip('.')}"
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=reason))
+            raise CouldNotChange(reason)
         try:
             parsed = parse_bytes(path.read_bytes(), self._limits)
         except OSError as exc:
-            raise StoreError(msg.COULD_NOT_CHANGE.format(reason=exc.strerror or exc)) from exc
+            raise CouldNotChange(exc.strerror or str(exc)) from exc
         if isinstance(parsed, FileProblem):  # changed between the stat and the read
             self._reload(path)
-            raise StoreError(
-                msg.COULD_NOT_CHANGE.format(reason=f"its file has a problem: {parsed.message.rstrip('.')}")
-            )
+            raise CouldNotChange(f"its file has a problem: {parsed.message.rstrip('.')}")
         return parsed
 
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
@@ -875,7 +895,7 @@ class MemoryStore:
         return memory
 
     def _write_back(self, scope: Scope, memory_id: str, doc: Document, version: Version, via: str) -> Memory:
-        self._refuse(self.check_title(version.title) or self._check_length(version.text))
+        self._refuse(self._title_refusal(version.title) or self._check_length(version.text))
         if (version.title, version.text) == (doc.fields.title, doc.text):
             return self.get(scope, memory_id)
         return self._save_content(scope, memory_id, doc, version.title, version.text, via)
@@ -939,9 +959,7 @@ class MemoryStore:
                 worst = (new, chat)
         if worst is not None:
             tokens, chat = worst
-            if chat is None:
-                raise StoreError(msg.CHAT_OVER_LIMIT.format(n=tokens, m=limit))
-            raise StoreError(msg.WORKSPACE_CHAT_OVER_LIMIT.format(key=chat, n=tokens, m=limit))
+            raise OverChatLimit(chat, tokens, limit)
 
 
 @contextmanager
@@ -978,7 +996,7 @@ _BY_CREATED_ID = attrgetter("created", "id")
 
 def _check_via(via: str) -> None:
     if via not in VIAS:
-        raise StoreError(msg.COULD_NOT_CHANGE.format(reason=f'"{via}" is not a way a change can come'))
+        raise CouldNotChange(f'"{via}" is not a way a change can come')
 
 
 __all__ = ["MemoryStore"]
