@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import anyio
 import anyio.to_thread
@@ -23,6 +22,9 @@ from .session import ChatSession
 #: The app's watch intervals (oda_tui.watcher): a change is announced within about 50 ms.
 DEBOUNCE_MS = 50
 STEP_MS = 20
+#: Milliseconds the watch waits for a change before it reports in (the first report says the
+#: watch is in place; later quiet reports are skipped).
+READY_MS = 100
 #: Seconds between looks for a folder that does not exist (yet).
 MISSING_ROOT_POLL_S = 0.25
 
@@ -44,18 +46,18 @@ def resource_text(session: ChatSession) -> str:
 
 
 class Subscribers:
-    """The 2025-era subscribers of the chat's memory: one ``notify`` callable per client."""
+    """A connection's 2025-era subscriptions: one ``notify`` callable per resource URI."""
 
     def __init__(self) -> None:
-        self._notify: dict[object, Callable[[], Awaitable[None]]] = {}
+        self._notify: dict[str, Callable[[], Awaitable[None]]] = {}
 
-    def add(self, key: object, notify: Callable[[], Awaitable[None]]) -> None:
-        """Tell ``key`` of every change from now on (subscribing twice is one subscription)."""
-        self._notify[key] = notify
+    def add(self, uri: str, notify: Callable[[], Awaitable[None]]) -> None:
+        """Call ``notify`` on every change from now on (subscribing twice is one subscription)."""
+        self._notify[uri] = notify
 
-    def remove(self, key: object) -> None:
-        """Stop telling ``key``."""
-        self._notify.pop(key, None)
+    def remove(self, uri: str) -> None:
+        """Stop telling of ``uri``."""
+        self._notify.pop(uri, None)
 
     def __len__(self) -> int:
         return len(self._notify)
@@ -76,36 +78,53 @@ def _changed_text(session: ChatSession, paths: set[Path] | None) -> str:
     return session.store.chat_memory(session.workspace).text
 
 
-async def watch_memory(session: ChatSession, announce: Callable[[], Awaitable[None]]) -> None:
-    """Watch the store's folder until cancelled; ``announce`` each change of the chat's text."""
+async def watch_memory(
+    session: ChatSession, announce: Callable[[], Awaitable[None]], ready: anyio.Event
+) -> None:
+    """Watch the store's folder until cancelled; ``announce`` each change of the chat's text.
+
+    ``ready`` is set once the watch is in place (or there is no folder to watch yet): from then
+    on no change is missed. What the chat received before that is the starting point.
+    """
     root = session.store.root
-    last: Any = None
+    last: str | None = None
     while True:
         if not root.is_dir():
+            last = "" if last is None else last  # no folder, no memories
+            ready.set()
             await anyio.sleep(MISSING_ROOT_POLL_S)
-            if root.is_dir():
-                last = await _announce_if_changed(session, None, last, announce)
             continue
-        if last is None:
-            last = await anyio.to_thread.run_sync(_changed_text, session, None)
+        watching = False
         try:
             async for changes in awatch(
-                root, debounce=DEBOUNCE_MS, step=STEP_MS, ignore_permission_denied=True, raise_interrupt=False
+                root,
+                debounce=DEBOUNCE_MS,
+                step=STEP_MS,
+                rust_timeout=READY_MS,
+                yield_on_timeout=True,
+                ignore_permission_denied=True,
             ):
-                paths = {Path(path) for _change, path in changes}
-                last = await _announce_if_changed(session, paths, last, announce)
+                if not watching:  # the first answer: the watch is in place, compare all once
+                    watching = True
+                    last = await _announce_if_changed(session, None, last, announce)
+                    ready.set()
+                elif changes:
+                    paths = {Path(path) for _change, path in changes}
+                    last = await _announce_if_changed(session, paths, last, announce)
         except (FileNotFoundError, RuntimeError, OSError):
-            # The folder went away under the watch: wait for it to come back.
+            # The folder went away under the watch (or cannot be watched): look again soon.
+            ready.set()
             await anyio.sleep(MISSING_ROOT_POLL_S)
 
 
 async def _announce_if_changed(
-    session: ChatSession, paths: set[Path] | None, last: Any, announce: Callable[[], Awaitable[None]]
-) -> Any:
+    session: ChatSession, paths: set[Path] | None, last: str | None, announce: Callable[[], Awaitable[None]]
+) -> str | None:
+    """The chat's text now; ``announce`` when it differs from ``last`` (None: nothing known yet)."""
     try:
         text = await anyio.to_thread.run_sync(_changed_text, session, paths)
     except OSError:
         return last
-    if text != last:
+    if last is not None and text != last:
         await announce()
     return text

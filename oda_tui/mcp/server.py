@@ -93,7 +93,9 @@ def build_server(
             await served.subscribers.tell_all()
 
         async with anyio.create_task_group() as group:
-            group.start_soon(watch_memory, served.session, announce)
+            ready = anyio.Event()
+            group.start_soon(watch_memory, served.session, announce, ready)
+            await ready.wait()  # serve once no change to the folder can go unnoticed
             try:
                 yield served
             finally:
@@ -148,16 +150,14 @@ def build_server(
     ) -> types.EmptyResult:
         _check_uri(str(params.uri))
         client = ctx.session  # its connection-wide channel carries the later notification
-        ctx.lifespan_context.subscribers.add(
-            ctx.lifespan_context, _notifier(client.send_resource_updated, uri)
-        )
+        ctx.lifespan_context.subscribers.add(uri, _notifier(client.send_resource_updated, uri))
         return types.EmptyResult()
 
     async def unsubscribe(
         ctx: ServerRequestContext[Served], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
         _check_uri(str(params.uri))
-        ctx.lifespan_context.subscribers.remove(ctx.lifespan_context)
+        ctx.lifespan_context.subscribers.remove(uri)
         return types.EmptyResult()
 
     return Server(

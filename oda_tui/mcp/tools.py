@@ -12,10 +12,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from store import Memory, Problem, Scope, StoreError, change_note, entry_tokens, is_valid_id
+from store import (
+    LooksSecret,
+    Memory,
+    Problem,
+    Scope,
+    StoreError,
+    change_note,
+    entry_tokens,
+    is_valid_id,
+)
 from store import messages as store_msg
-from store.memoryfile import normalize_text, normalize_title
-from store.secrets import describe_kinds, new_secret_kinds
+from store.secrets import describe_kinds
 
 from . import messages as msg
 from .arguments import Argument, BadArguments, ToolSpec, checked
@@ -96,12 +104,6 @@ def _memory_data(memory: Memory) -> dict[str, Any]:
     }
 
 
-def _secret_refusal(title: str, text: str, before: tuple[str, str] | None) -> None:
-    kinds = new_secret_kinds((title, text), before)
-    if kinds:
-        raise Refused(msg.LOOKS_SECRET.format(what=describe_kinds(kinds)))
-
-
 def _shown_id(memory_id: str) -> str:
     return memory_id if len(memory_id) <= 40 else memory_id[:40] + "…"
 
@@ -121,13 +123,13 @@ def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     session.check_root(writing=True)
     store = session.store
     session.refresh()
-    title, text = args["title"], args["text"]
-    refusal = store.check_title(title) or store.check_text(text)
-    if refusal is not None:
-        raise Refused(refusal)
-    _secret_refusal(normalize_title(title), normalize_text(text), None)
     memory = store.create(
-        session.save_scope, title, text, source="ai", session_id=session.session_id, via="chat"
+        session.save_scope,
+        args["title"],
+        args["text"],
+        source="ai",
+        session_id=session.session_id,
+        via="chat",
     )
     data = {**_memory_data(memory), "chat": _chat_figures(session)}
     where = "Global" if memory.scope is None else f"workspace {memory.scope}"
@@ -162,16 +164,6 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     if title is None and text is None:
         raise Refused(store_msg.GIVE_TITLE_OR_TEXT)
     scope = _find(session, args["id"])
-    refusal = (title is not None and store.check_title(title)) or (
-        text is not None and store.check_text(text)
-    )
-    if refusal:
-        raise Refused(refusal)
-    current = store.find(scope, args["id"])
-    if isinstance(current, Memory):
-        new_title = current.title if title is None else normalize_title(title)
-        new_text = current.text if text is None else normalize_text(text)
-        _secret_refusal(new_title, new_text, (current.title, current.text))
     change = store.change(scope, args["id"], title=title, text=text, via="chat")
     memory = change.memory
     data = {**_memory_data(memory), "changed": change.changed, "chat": _chat_figures(session)}
@@ -219,6 +211,8 @@ def call(session: ChatSession, name: str, arguments: Mapping[str, Any] | None) -
         args = checked(spec, arguments)
         with session.lock:  # one call at a time: memory_read's delta state stays consistent
             return run(session, args)
+    except LooksSecret as exc:  # the model cannot confirm it as a person can in the app
+        return ToolResult(msg.LOOKS_SECRET.format(what=describe_kinds(exc.kinds)), error=True)
     except (BadArguments, Refused, RootProblem, StoreError) as exc:
         return ToolResult(str(exc), error=True)
     except OSError as exc:
