@@ -10,13 +10,9 @@ import argparse
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
 from ..commands.errors import CommandError
 from ..paths import ENV_VAR, resolve_root
-
-if TYPE_CHECKING:
-    from mcp.server import Server
 
 NAME = "mcp"
 HELP = "serve the memory tools to an MCP client (Claude, Cursor…) over stdio"
@@ -41,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         import anyio
 
         from .server import build_server
+        from .stdio import serve_stdio
     except ImportError as exc:  # the extra is not installed
         if exc.name is not None and exc.name.split(".")[0] not in ("mcp", "mcp_types", "anyio"):
             raise
@@ -53,12 +50,5 @@ def run(args: argparse.Namespace) -> int:
     # stdout is the protocol's: anything the SDK logs goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     server = build_server(root, workspace, root_named=named)
-    anyio.run(_serve, server)
+    anyio.run(serve_stdio, server)
     return 0
-
-
-async def _serve(server: Server[Any]) -> None:
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
