@@ -23,6 +23,30 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def write_temp(folder: Path, prefix: str, data: bytes, suffix: str = ".tmp") -> Path:
+    """Write ``data`` to a new private file ``<prefix><random><suffix>`` in ``folder``, synced
+    to disk, and return its path (the caller renames it into place or removes it)."""
+    make_dirs(folder)
+    while True:
+        tmp = folder / f"{prefix}{secrets.token_hex(4)}{suffix}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        break
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    return tmp
+
+
 def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> os.stat_result:
     """Replace ``path`` with ``data`` all at once (mode 0600) and return the new file's stat.
 

@@ -9,6 +9,7 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .atomic import remove_durably, write_atomic
+from .atomic import fsync_dir, remove_durably, write_atomic, write_temp
 from .limits import Limits
 from .memoryfile import Document, Fields, parse_bytes, render_new
 from .model import Version
+from .swap import rename_new
 from .timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
 
 VERSIONS = "versions"
@@ -44,10 +46,11 @@ class DeletionRecord:
     raw: bytes
 
 
-def _sort_key(name: str) -> tuple[str, int]:
+def _sort_key(name: str) -> tuple[str, int, str]:
+    """Moment, then number: a total order (the number is unique within a moment)."""
     m = _NAME.match(name)
     assert m is not None
-    return m.group(1), int(m.group(3) or 1)
+    return m.group(1), int(m.group(3) or 1), m.group(2)
 
 
 def version_names(hdir: Path) -> list[str]:
@@ -92,6 +95,79 @@ def list_versions(hdir: Path) -> list[Version]:
     return [v for v in found if v is not None]
 
 
+def _next_name(names: list[str], moment: datetime, source: str) -> tuple[str, datetime]:
+    """The name a new version gets: never before the newest one (a clock that stepped back, or
+    a version stamped in the future), numbered the largest number of its moment + 1."""
+    if names:
+        newest = parse_moment(_NAME.match(names[-1]).group(1))  # type: ignore[union-attr]
+        if newest is not None and moment < newest:
+            moment = newest
+    stamp = format_moment(moment)
+    numbers = [_sort_key(n)[1] for n in names if n.startswith(stamp)]
+    number = max(numbers) + 1 if numbers else 1
+    return f"{stamp}-{source}" + (f"-{number}" if number > 1 else ""), moment
+
+
+def place(hdir: Path, tmp: Path, moment: datetime, source: str) -> tuple[str, datetime]:
+    """Rename a written version file into place as the newest, never over another version."""
+    for _attempt in range(100):
+        name, at = _next_name(version_names(hdir), moment, source)
+        try:
+            rename_new(tmp, hdir / VERSIONS / f"{name}.md")
+        except FileExistsError:
+            continue  # taken since the listing (nothing else writes here under the lock): again
+        return name, at
+    raise FileExistsError(errno.EEXIST, "no free version name", os.fspath(hdir / VERSIONS))
+
+
+def write_version(
+    hdir: Path, *, moment: datetime, source: str, title: str, text: str, memory_source: str
+) -> Version | None:
+    """Keep (title, text) as the newest version; None when it already is the newest.
+
+    Nothing is dropped here (see ``trim``): a write that is not applied in the end can take its
+    version back with ``remove_version`` and leave history as it was.
+    """
+    newest = newest_version(hdir)
+    if newest is not None and (newest.title, newest.text) == (title, text):
+        return None
+    fields = Fields(title=title, enabled=True, source=memory_source)
+    folder = hdir / VERSIONS
+    tmp = write_temp(folder, ".version.", render_new(fields, text).encode("utf-8"))
+    try:
+        name, moment = place(hdir, tmp, moment, source)
+    finally:
+        tmp.unlink(missing_ok=True)
+    fsync_dir(folder)
+    return Version(name=name, moment=moment, source=source, title=title, text=text)
+
+
+def make_newest(hdir: Path, version: Version) -> Version:
+    """Rename a version so it sorts after every other one (its text and source stay)."""
+    src = hdir / VERSIONS / f"{version.name}.md"
+    name, moment = place(hdir, src, version.moment, version.source)
+    fsync_dir(hdir / VERSIONS)
+    return Version(name=name, moment=moment, source=version.source, title=version.title, text=version.text)
+
+
+def remove_version(hdir: Path, name: str) -> None:
+    """Drop one version (a write that was not applied takes its version back)."""
+    remove_durably(hdir / VERSIONS / f"{name}.md")
+
+
+def trim(hdir: Path, keep: int) -> None:
+    """Keep each (title, text) once, as its newest version, and only the ``keep`` newest."""
+    seen: set[tuple[str, str]] = set()
+    kept = 0
+    for version in list_versions(hdir):
+        key = (version.title, version.text)
+        if key in seen or kept >= keep:
+            remove_durably(hdir / VERSIONS / f"{version.name}.md")
+            continue
+        seen.add(key)
+        kept += 1
+
+
 def add_version(
     hdir: Path,
     *,
@@ -102,26 +178,13 @@ def add_version(
     memory_source: str,
     keep: int,
 ) -> Version | None:
-    """Keep (title, text) as the newest version; None when it already is the newest.
-
-    An older version with the same title and text is dropped, so each is kept once, and only
-    the ``keep`` newest remain.
-    """
-    existing = list_versions(hdir)
-    if existing and (existing[0].title, existing[0].text) == (title, text):
-        return None
-    if existing and moment < existing[0].moment:
-        moment = existing[0].moment  # a clock that went back must not reorder history
-    stamp = format_moment(moment)
-    same_moment = [v for v in existing if v.name.startswith(stamp)]
-    name = f"{stamp}-{source}" + (f"-{len(same_moment) + 1}" if same_moment else "")
-    fields = Fields(title=title, enabled=True, source=memory_source)
-    write_atomic(hdir / VERSIONS / f"{name}.md", render_new(fields, text).encode("utf-8"))
-    survivors = [v for v in existing if (v.title, v.text) != (title, text)]
-    doomed = [v for v in existing if (v.title, v.text) == (title, text)] + survivors[keep - 1 :]
-    for old in doomed:
-        remove_durably(hdir / VERSIONS / f"{old.name}.md")
-    return Version(name=name, moment=moment, source=source, title=title, text=text)
+    """Keep (title, text) as the newest version, then ``trim``; None when it already is."""
+    version = write_version(
+        hdir, moment=moment, source=source, title=title, text=text, memory_source=memory_source
+    )
+    if version is not None:
+        trim(hdir, keep)
+    return version
 
 
 def write_deletion(hdir: Path, raw: bytes, title: str, moment: datetime, problem: bool) -> None:

@@ -9,17 +9,16 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 
-from . import history, parse_index
+from . import commit, history, moves, parse_index, trash
 from . import messages as msg
-from .atomic import fsync_dir, remove_durably, write_atomic
 from .chat import build_chat_memory, chat_chars, entry_chars, tokens_for_chars
+from .commit import NewVersion, read_limited
 from .duplicates import find_duplicates, find_similar
 from .errors import (
     CouldNotChange,
@@ -47,6 +46,7 @@ from .layout import (
     is_valid_key,
     make_dirs,
     memory_id_of,
+    scope_dir,
 )
 from .layout import memory_path as _memory_path
 from .limits import Limits, read_settings
@@ -336,11 +336,12 @@ class MemoryStore:
         _check_via(via)
         if source not in ("user", "ai"):
             raise CouldNotChange(f'the source "{source}" is not user or ai')
+        _check_encodable(title, text, session_id or "")
         title, text = normalize_title(title), normalize_text(text)
         self._refuse(self._title_refusal(title) or self._text_refusal(text))
         if not allow_secret:
             self._refuse(self._secret_refusal(title, text, before=None))
-        with self._writing():
+        with self._transaction(scope):
             memory_id = self._new_id(scope)
             moment = now_utc()
             fields = Fields(
@@ -355,9 +356,8 @@ class MemoryStore:
             self._check_size(data)
             if enabled:
                 self._check_tokens(scope, memory_id, None, (title, text))
-            memory = self._write_memory(scope, memory_id, data)
-            self._add_version(scope, memory_id, moment, via, title, text, source)
-            return memory
+            version = NewVersion(moment, via, title, text, source)
+            return self._commit(scope, memory_id, data, seen=None, version=version)
 
     def change(
         self,
@@ -378,100 +378,97 @@ class MemoryStore:
         _check_via(via)
         if title is None and text is None:
             raise NothingToChange()
+        _check_encodable(title or "", text or "")
         if title is not None:
             title = normalize_title(title)
             self._refuse(self._title_refusal(title))
         if text is not None:
             text = normalize_text(text)
             self._refuse(self._text_refusal(text))
-        with self._writing():
-            doc = self._current(scope, memory_id)
-            self._record_outside(scope, memory_id, doc)
+        with self._transaction(scope, memory_id):
+            doc, raw = self._current(scope, memory_id)
             new_title = doc.fields.title if title is None else title
             new_text = doc.text if text is None else text
             if (new_title, new_text) == (doc.fields.title, doc.text):
                 return Change(self.get(scope, memory_id), changed=False, note=msg.UNCHANGED)
             if not allow_secret:
                 self._refuse(self._secret_refusal(new_title, new_text, before=(doc.fields.title, doc.text)))
-            memory = self._save_content(scope, memory_id, doc, new_title, new_text, via)
+            memory = self._save_content(scope, memory_id, doc, raw, new_title, new_text, via)
             return Change(memory, changed=True)
 
     def set_enabled(self, scope: Scope, memory_id: str, enabled: bool, *, via: str = "settings") -> Memory:
         """Turn a memory on (checked against the limits) or off (never refused)."""
         self._check_scope(scope)
         _check_via(via)
-        with self._writing():
-            doc = self._current(scope, memory_id)
-            self._record_outside(scope, memory_id, doc)
+        with self._transaction(scope, memory_id):
+            doc, raw = self._current(scope, memory_id)
             if doc.fields.enabled == enabled:
                 return self.get(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
             if enabled:
                 self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
-            data = render_edit(doc, {"enabled": enabled, "updated": now_utc()}, None)
-            return self._write_memory(scope, memory_id, data.encode("utf-8"))
+            data = render_edit(doc, {"enabled": enabled, "updated": now_utc()}, None).encode("utf-8")
+            return self._commit(scope, memory_id, data, seen=raw, version=None)
 
     def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
-        """Delete a memory (or a problem file): never refused; it waits under ``deleted()``."""
+        """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
+
+        The file itself is moved into history (a rename), never copied.
+        """
         self._check_scope(scope)
         _check_via(via)
-        with self._writing():
+        if not is_valid_id(memory_id):
+            raise UnknownMemory(memory_id)
+        with self._transaction(scope, memory_id):
             path = _memory_path(self.root, scope, memory_id)
             self._reload(path)
             item = self._loaded().by_scope.get(scope, {}).get(memory_id)
-            if item is None or not is_valid_id(memory_id):
+            if item is None:
                 raise UnknownMemory(memory_id)
-            try:
-                raw = path.read_bytes()
-            except OSError as exc:
-                raise CouldNotChange(exc.strerror or str(exc)) from exc
-            hdir = history_dir(self.root, scope, memory_id)
-            if isinstance(item, Memory):
-                doc = parse_bytes(raw, self._limits)
-                if isinstance(doc, Document):
-                    self._record_outside(scope, memory_id, doc)
-                history.write_deletion(hdir, raw, item.title, now_utc(), problem=False)
-            else:
-                history.write_deletion(hdir, raw, path.name, now_utc(), problem=True)
-            remove_durably(path)
+            raw = read_limited(path, self._limits.file_max_bytes)
+            doc = None if raw is None else parse_bytes(raw, self._limits)
+            if isinstance(doc, Document):
+                self._record_outside(scope, memory_id, doc)
+            trash.delete(path, history_dir(self.root, scope, memory_id), raw, doc, now_utc())
             self._loaded().drop(str(path))
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
-        """Write a deleted memory back byte for byte (None for a problem file, no memory)."""
+        """Put a deleted memory back byte for byte (None for a problem file, no memory)."""
         self._check_scope(scope)
-        with self._writing():
+        with self._transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
             record = history.read_deletion(hdir) if is_valid_id(memory_id) else None
             if record is None:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             path = _memory_path(self.root, scope, memory_id)
-            if path.exists():
+            if os.path.lexists(path):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             # Read with room to spare, so a text over today's limit gets the change message.
             doc = None if record.problem else parse_bytes(record.raw, history.READ_LIMITS)
+            version = None
             if isinstance(doc, Document):
                 self._refuse(self._title_refusal(doc.fields.title) or self._check_length(doc.text))
                 self._check_size(record.raw)
                 if doc.fields.enabled:
                     self._check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
-            elif isinstance(doc, FileProblem) and not record.problem:
+                version = NewVersion(now_utc(), "restore", doc.fields.title, doc.text, doc.fields.source)
+            elif isinstance(doc, FileProblem):
                 raise StoreError(doc.message)
-            sig = signature(write_atomic(path, record.raw))
-            history.clear_deletion(hdir)
-            item = self._item_for(path, scope, memory_id, parse_bytes(record.raw, self._limits))
-            self._loaded().put(str(path), sig, item)
-            if isinstance(item, Memory):
-                self._add_version(scope, memory_id, now_utc(), "restore", item.title, item.text, item.source)
-                return item
-            return None
+            self._make_set(scope)
+            trash.restore(path, hdir, version, self._limits.versions_kept)
+            if version is None:
+                self._reload(path)
+                return None
+            return self._note_written(scope, memory_id)
 
     def purge_deleted(self, scope: Scope, memory_id: str) -> None:
         """Remove a deleted memory and all its versions for good (the one irreversible action)."""
         self._check_scope(scope)
-        with self._writing():
+        with self._transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
             if not is_valid_id(memory_id) or history.read_deletion(hdir) is None:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
-            if _memory_path(self.root, scope, memory_id).exists():
+            if os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             history.purge(hdir)
 
@@ -479,64 +476,55 @@ class MemoryStore:
         """Move a memory to another scope with its history (same id when it is free there).
 
         Refused with the usual message when a chat the memory would reach goes over its limit.
+        A move interrupted by a crash is finished (or undone) by the next change or start.
         """
         self._check_scope(scope)
         self._check_scope(target)
         if target == scope:
             raise CouldNotChange(msg.SAME_SCOPE)
-        with self._writing():
-            doc = self._current(scope, memory_id)
+        with self._transaction(scope, memory_id, also=target):
+            doc, raw = self._current(scope, memory_id)
             self._record_outside(scope, memory_id, doc)
             if doc.fields.enabled:
                 size = entry_chars(doc.fields.title, doc.text)
                 self._check_chats({scope: (-size, -1), target: (size, 1)})
             new_id = memory_id
-            if (
-                _memory_path(self.root, target, new_id).exists()
-                or history_dir(self.root, target, new_id).exists()
+            if os.path.lexists(_memory_path(self.root, target, new_id)) or os.path.lexists(
+                history_dir(self.root, target, new_id)
             ):
                 new_id = self._new_id(target)
-            source = _memory_path(self.root, scope, memory_id)
-            raw = source.read_bytes()
-            # Order matters for a crash: the new file first, then its history, then the old
-            # file, so at every moment the text is on disk at least once.
-            moved = self._write_memory(target, new_id, raw)
-            old_history = history_dir(self.root, scope, memory_id)
-            if old_history.exists():
-                new_history = history_dir(self.root, target, new_id)
-                make_dirs(new_history.parent)
-                os.replace(old_history, new_history)
-                fsync_dir(new_history.parent)
-                fsync_dir(old_history.parent)
-            remove_durably(source)
-            self._loaded().drop(str(source))
-            return moved
+            self._make_set(target)
+            plan = moves.Move(self.root, scope, memory_id, target, new_id)
+            moves.run(plan, raw, self._limits)
+            self._loaded().drop(str(plan.source))
+            return self._note_written(target, new_id)
 
     def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
         """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
         self._check_scope(scope)
-        with self._writing():
-            doc = self._current(scope, memory_id)
-            self._record_outside(scope, memory_id, doc)
+        with self._transaction(scope, memory_id):
+            doc, raw = self._current(scope, memory_id)
             wanted = next((v for v in self.versions(scope, memory_id) if v.name == name), None)
             if wanted is None:
                 raise NoSuchVersion(name)
-            return self._write_back(scope, memory_id, doc, wanted, "restore")
+            return self._write_back(scope, memory_id, doc, raw, wanted, "restore")
 
     def undo(self, scope: Scope, memory_id: str) -> Memory:
         """Write back the text from before the newest chat change, as an ``undo`` version."""
         self._check_scope(scope)
-        with self._writing():
-            doc = self._current(scope, memory_id)
+        with self._transaction(scope, memory_id):
+            doc, raw = self._current(scope, memory_id)
             self._record_outside(scope, memory_id, doc)
             versions = self.versions(scope, memory_id)
             for index, version in enumerate(versions):
                 if version.source == "undo":
                     break
                 if version.source == "chat":
-                    if index + 1 >= len(versions):
+                    if index + 1 < len(versions):
+                        return self._write_back(scope, memory_id, doc, raw, versions[index + 1], "undo")
+                    if doc.fields.created is not None and version.moment == doc.fields.created:
                         raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
-                    return self._write_back(scope, memory_id, doc, versions[index + 1], "undo")
+                    raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
             raise NothingToUndo()
 
     # --- keeping up with the disk ------------------------------------------------------------
@@ -569,12 +557,23 @@ class MemoryStore:
         if state is None:
             with self._mutex:
                 if self._state is None:
+                    self._finish_interrupted_move()
                     self._state = _Loaded()
                     with _cyclic_gc_paused():
                         self._rescan_all(report=False)
                 state = self._state
                 assert state is not None
         return state
+
+    def _finish_interrupted_move(self) -> None:
+        """A move a killed writer left half done is finished before anything is read."""
+        if not os.path.lexists(self.root / moves.INTENT):
+            return
+        try:
+            with self._lock:
+                moves.recover(self.root)
+        except OSError:
+            pass  # a read-only store: the next change finishes it
 
     def _read_settings(self) -> tuple[bool, bool]:
         """Reload settings.yaml if it changed: (the limits changed, anything changed)."""
@@ -802,14 +801,32 @@ class MemoryStore:
     def _writing(self) -> Iterator[None]:
         with self._mutex:
             self._loaded()
-            make_dirs(self.root)
             try:
+                make_dirs(self.root)
                 with self._lock:
+                    moves.recover(self.root)
                     yield
             except StoreError:
                 raise
             except OSError as exc:
                 raise CouldNotChange(exc.strerror or str(exc)) from exc
+
+    @contextmanager
+    def _transaction(
+        self, scope: Scope, memory_id: str | None = None, *, also: Scope = None
+    ) -> Iterator[None]:
+        """The store-wide lock, with what killed writers left in the sets (and the memory's
+        history) put right first: every change runs inside one."""
+        with self._writing():
+            for each in {scope, also}:
+                commit.recover(
+                    scope_dir(self.root, each),
+                    lambda i, s=each: history_dir(self.root, s, i),  # type: ignore[misc]
+                    self._limits,
+                )
+            if memory_id is not None and is_valid_id(memory_id):
+                commit.clean_history(history_dir(self.root, scope, memory_id))
+            yield
 
     def _check_scope(self, scope: Scope) -> None:
         if scope is not None and (not isinstance(scope, str) or not is_valid_key(scope)):
@@ -827,11 +844,10 @@ class MemoryStore:
 
     def _check_size(self, data: bytes) -> None:
         if len(data) > self._limits.file_max_bytes:
-            reason = msg.FILE_WOULD_BE_TOO_LARGE.format(n=self._limits.file_max_bytes)
-            raise CouldNotChange(reason)
+            raise CouldNotChange(msg.FILE_WOULD_BE_TOO_LARGE.format(n=self._limits.file_max_bytes))
 
-    def _current(self, scope: Scope, memory_id: str) -> Document:
-        """The memory's file as it is on disk now; refused when missing or a problem."""
+    def _current(self, scope: Scope, memory_id: str) -> tuple[Document, bytes]:
+        """The memory's file as it is on disk now, and its bytes; refused when missing or a problem."""
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
         path = _memory_path(self.root, scope, memory_id)
@@ -840,16 +856,16 @@ class MemoryStore:
         if item is None:
             raise UnknownMemory(memory_id)
         if isinstance(item, Problem):
-            reason = f"its file has a problem: {item.message.rstrip('.')}"
-            raise CouldNotChange(reason)
-        try:
-            parsed = parse_bytes(path.read_bytes(), self._limits)
-        except OSError as exc:
-            raise CouldNotChange(exc.strerror or str(exc)) from exc
+            raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")
+        raw = read_limited(path, self._limits.file_max_bytes)
+        if raw is None:
+            self._reload(path)
+            raise UnknownMemory(memory_id)
+        parsed = parse_bytes(raw, self._limits)
         if isinstance(parsed, FileProblem):  # changed between the stat and the read
             self._reload(path)
             raise CouldNotChange(f"its file has a problem: {parsed.message.rstrip('.')}")
-        return parsed
+        return parsed, raw
 
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
         """Keep the file's current text as a version when history does not have it yet."""
@@ -858,31 +874,20 @@ class MemoryStore:
         if newest is not None and (newest.title, newest.text) == (doc.fields.title, doc.text):
             return
         source = "external" if newest is not None or history.version_names(hdir) else "found"
-        self._add_version(scope, memory_id, now_utc(), source, doc.fields.title, doc.text, doc.fields.source)
-
-    def _add_version(
-        self,
-        scope: Scope,
-        memory_id: str,
-        moment: datetime,
-        source: str,
-        title: str,
-        text: str,
-        memory_source: str,
-    ) -> None:
         history.add_version(
-            history_dir(self.root, scope, memory_id),
-            moment=moment,
+            hdir,
+            moment=now_utc(),
             source=source,
-            title=title,
-            text=text,
-            memory_source=memory_source,
+            title=doc.fields.title,
+            text=doc.text,
+            memory_source=doc.fields.source,
             keep=self._limits.versions_kept,
         )
 
     def _save_content(
-        self, scope: Scope, memory_id: str, doc: Document, title: str, text: str, via: str
+        self, scope: Scope, memory_id: str, doc: Document, raw: bytes, title: str, text: str, via: str
     ) -> Memory:
+        self._record_outside(scope, memory_id, doc)
         if doc.fields.enabled:
             self._check_tokens(scope, memory_id, (doc.fields.title, doc.text), (title, text))
         changes: dict[str, Any] = {"updated": now_utc()}
@@ -890,33 +895,52 @@ class MemoryStore:
             changes["title"] = title
         data = render_edit(doc, changes, text).encode("utf-8")
         self._check_size(data)
-        memory = self._write_memory(scope, memory_id, data)
-        self._add_version(scope, memory_id, changes["updated"], via, title, text, doc.fields.source)
-        return memory
+        version = NewVersion(changes["updated"], via, title, text, doc.fields.source)
+        return self._commit(scope, memory_id, data, seen=raw, version=version)
 
-    def _write_back(self, scope: Scope, memory_id: str, doc: Document, version: Version, via: str) -> Memory:
+    def _write_back(
+        self, scope: Scope, memory_id: str, doc: Document, raw: bytes, version: Version, via: str
+    ) -> Memory:
         self._refuse(self._title_refusal(version.title) or self._check_length(version.text))
         if (version.title, version.text) == (doc.fields.title, doc.text):
             return self.get(scope, memory_id)
-        return self._save_content(scope, memory_id, doc, version.title, version.text, via)
+        return self._save_content(scope, memory_id, doc, raw, version.title, version.text, via)
 
-    def _write_memory(self, scope: Scope, memory_id: str, data: bytes) -> Memory:
-        path = _memory_path(self.root, scope, memory_id)
+    def _make_set(self, scope: Scope) -> None:
+        """Create a workspace's folder the first time something is written there."""
+        folder = scope_dir(self.root, scope)
+        make_dirs(folder)
         if scope is not None and scope not in self._loaded().workspaces:
-            make_dirs(path.parent)
-            self._loaded().workspaces[scope] = path.parent
-        sig = signature(write_atomic(path, data))
-        item = self._item_for(path, scope, memory_id, parse_bytes(data, self._limits))
+            self._loaded().workspaces[scope] = folder
+
+    def _commit(
+        self, scope: Scope, memory_id: str, data: bytes, *, seen: bytes | None, version: NewVersion | None
+    ) -> Memory:
+        self._make_set(scope)
+        path = _memory_path(self.root, scope, memory_id)
+        hdir = history_dir(self.root, scope, memory_id)
+        commit.commit(path, data, seen=seen, hdir=hdir, version=version, limits=self._limits)
+        return self._note_written(scope, memory_id)
+
+    def _note_written(self, scope: Scope, memory_id: str) -> Memory:
+        """Take the file just written into the picture, so ``refresh`` does not report it."""
+        path = _memory_path(self.root, scope, memory_id)
+        found = read_file(path, self._limits)
+        if found is None:
+            self._loaded().drop(str(path))
+            raise UnknownMemory(memory_id)
+        sig, parsed = found
+        item = self._item_for(path, scope, memory_id, parsed)
         self._loaded().put(str(path), sig, item)
-        assert isinstance(item, Memory)
+        if not isinstance(item, Memory):
+            raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")
         return item
 
     def _new_id(self, scope: Scope) -> str:
         while True:
             memory_id = secrets.token_hex(4)
-            taken = (
-                _memory_path(self.root, scope, memory_id).exists()
-                or history_dir(self.root, scope, memory_id).exists()
+            taken = os.path.lexists(_memory_path(self.root, scope, memory_id)) or os.path.lexists(
+                history_dir(self.root, scope, memory_id)
             )
             if not taken:
                 return memory_id
@@ -938,18 +962,24 @@ class MemoryStore:
 
     def _check_chats(self, deltas: dict[Scope, tuple[int, int]]) -> None:
         """Refuse when these changes (characters, entries, by scope) would take some chat over
-        the limit and make it grow; the message names the chat that would be largest."""
+        the limit and make it grow; the message names the chat that would be largest.
+
+        The sums come from the files as they are now (another process may have just written),
+        read again only where their stat changed.
+        """
         limit = self._limits.chat_max_tokens
         keys = {s for s in deltas if s is not None}
         chats: list[str | None] = [*sorted(keys)]
+        workspaces = self._workspaces_now() if None in deltas else {}
         if None in deltas:
-            chats = [None, *sorted(set(self.workspaces()) | keys)]
+            chats = [None, *sorted(set(workspaces) | keys)]
+        sums = {s: self._sums_now(s, workspaces.get(s) if s is not None else None) for s in {None, *chats}}
         worst: tuple[int, str | None] | None = None
         for chat in chats:
-            total, count = self._sums(None)
+            total, count = sums[None]
             d_chars, d_count = deltas.get(None, (0, 0))
             if chat is not None:
-                more, n = self._sums(chat)
+                more, n = sums[chat]
                 extra_chars, extra_count = deltas.get(chat, (0, 0))
                 total, count = total + more, count + n
                 d_chars, d_count = d_chars + extra_chars, d_count + extra_count
@@ -960,6 +990,30 @@ class MemoryStore:
         if worst is not None:
             tokens, chat = worst
             raise OverChatLimit(chat, tokens, limit)
+
+    def _workspaces_now(self) -> dict[str, Path]:
+        found, _ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR)
+        return dict(found)
+
+    def _sums_now(self, scope: Scope, folder: Path | None) -> tuple[int, int]:
+        """(characters, entries) a scope adds to a chat, from its files as they are now: a stat
+        of each, a read only of those whose stat is not the one in the picture."""
+        state = self._loaded()
+        files, _ignored = list_set(self.root, scope, folder or scope_dir(self.root, scope))
+        total = count = 0
+        for entry in files:
+            item: Memory | Problem | None = state.items.get(entry.path)
+            try:
+                same = item is not None and signature(os.stat(entry.path)) == state.sigs.get(entry.path)
+            except OSError:
+                continue
+            if not same:
+                found = read_file(entry.path, self._limits)
+                item = None if found is None else self._item_for(entry.path, scope, entry.id, found[1])
+            if isinstance(item, Memory) and item.enabled:
+                total += entry_chars(item.title, item.text)
+                count += 1
+        return total, count
 
 
 @contextmanager
@@ -992,6 +1046,17 @@ def _in_order(items: Iterable[Memory | Problem]) -> list[Memory]:
 
 _BY_ID = attrgetter("id")
 _BY_CREATED_ID = attrgetter("created", "id")
+
+
+def _check_encodable(*values: str) -> None:
+    """Refuse text that cannot be written as UTF-8 (a lone surrogate from a tool call)."""
+    for value in values:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise CouldNotChange(
+                f"the text has a character that cannot be saved (U+{ord(value[exc.start]):04X})"
+            ) from None
 
 
 def _check_via(via: str) -> None:
