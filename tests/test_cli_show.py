@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli_support import UNKNOWN_ID, build_sample, run_cli
+from cli_support import build_sample, run_cli, unknown_id
 from conftest import write_raw
 
 from store import MemoryStore
@@ -30,12 +30,20 @@ def test_show_escapes_control_characters_and_json_keeps_them(tmp_path: Path) -> 
     assert j.out_bytes.isascii()  # JSON escapes every control character too
 
 
-def test_unknown_id_exits_2_with_the_store_message(tmp_path: Path) -> None:
+def test_an_unknown_id_exits_2_saying_where_it_was_looked_for_in_words_for_a_person(tmp_path: Path) -> None:
     s = build_sample(tmp_path / "oda")
-    for args in (["ffffffff"], ["not-an-id"], [s.proj, "--global"], [s.reply, "--workspace", "proj"]):
+    cases = {
+        ("ffffffff",): unknown_id("ffffffff", f"in {s.root}"),
+        ("not-an-id",): unknown_id("not-an-id", f"in {s.root}"),
+        (s.proj, "--global"): unknown_id(s.proj, "in Global", "oda-tui list --global"),
+        (s.reply, "--workspace", "proj"): unknown_id(
+            s.reply, 'in workspace "proj"', "oda-tui list --workspace proj"
+        ),
+    }
+    for args, message in cases.items():
         r = run_cli("show", *args, "--root", s.root)
-        assert (r.code, r.out) == (2, ""), args
-        assert r.err == UNKNOWN_ID.format(id=args[0]), args
+        assert (r.code, r.out, r.err) == (2, "", message), args
+        assert "memory_list" not in r.err and "chat" not in r.err  # no chat at a shell
 
 
 def test_a_problem_file_id_exits_2_with_its_problem(tmp_path: Path) -> None:
