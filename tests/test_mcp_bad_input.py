@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,20 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
         assert await call("memory_change", id="\ud800" * 3, text="x") == (
             'The argument "id" is not valid text: it holds a lone surrogate (U+D800).'
         )
+        # Names quoted back hold no lone surrogate: the answer must itself be valid text.
+        if mode == "legacy":  # the 2026 client cannot even send it (the name goes in a header)
+            assert refused(await client.call_tool("memory_\ud800", {})).startswith(
+                'There is no tool "memory_\\ud800"; the tools are'
+            )
+        assert (
+            refused(await client.call_tool("memory_list", {"x\udbff": 1}))
+            == "memory_list takes no arguments."
+        )
+        # (The SDK's client may already have replaced a lone half in a key: either way the
+        # answer is valid text that names the argument.)
+        named = refused(await client.call_tool("memory_read", {"f\udbff": 1}))
+        assert re.fullmatch(r'memory_read does not take the argument "f.+"; it takes "full"\.', named)
+        named.encode("utf-8")
         huge_id = "a" * 1_000_000
         assert await call("memory_change", id=huge_id, text="x") == (
             f'No memory with the id "{"a" * 40}…" exists in this chat\'s memory. '

@@ -59,9 +59,11 @@ def _quoted(names: list[str]) -> str:
     return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-def _shown(name: object) -> str:
-    text = str(name)
-    return text if len(text) <= 40 else text[:40] + "…"
+def shown(value: object) -> str:
+    """A caller's value quoted back: at most 40 characters, a lone surrogate as its escape."""
+    text = str(value)
+    text = text if len(text) <= 40 else text[:40] + "…"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -76,7 +78,7 @@ def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, An
     if not isinstance(arguments, Mapping):
         raise BadArguments(msg.ARGUMENTS_NOT_OBJECT)
     known = {a.name: a for a in spec.arguments}
-    unknown = [_shown(name) for name in arguments if name not in known]
+    unknown = [shown(name) for name in arguments if name not in known]
     if unknown:
         if not known:
             raise BadArguments(msg.NO_ARGUMENTS.format(tool=spec.name))

@@ -26,7 +26,7 @@ from store import messages as store_msg
 from store.secrets import describe_kinds
 
 from . import messages as msg
-from .arguments import Argument, BadArguments, ToolSpec, checked
+from .arguments import Argument, BadArguments, ToolSpec, checked, shown
 from .session import ChatSession, RootProblem
 
 
@@ -104,10 +104,6 @@ def _memory_data(memory: Memory) -> dict[str, Any]:
     }
 
 
-def _shown_id(memory_id: str) -> str:
-    return memory_id if len(memory_id) <= 40 else memory_id[:40] + "…"
-
-
 def memory_list(session: ChatSession, _args: Mapping[str, Any]) -> ToolResult:
     """The chat's memories (on and off), each with its token figure, and the chat's estimate."""
     if session.check_root(writing=False):
@@ -138,7 +134,7 @@ def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
 
 def _find(session: ChatSession, memory_id: str) -> Scope:
     """The one scope of this chat holding ``memory_id`` (a memory or a problem file)."""
-    unknown = store_msg.UNKNOWN_ID.format(id=_shown_id(memory_id))
+    unknown = store_msg.UNKNOWN_ID.format(id=shown(memory_id))
     if not is_valid_id(memory_id):
         raise Refused(unknown)
     found: list[Scope] = []
@@ -204,7 +200,7 @@ def call(session: ChatSession, name: str, arguments: Mapping[str, Any] | None) -
     entry = _TOOLS.get(name)
     if entry is None:
         names = ", ".join(_TOOLS)
-        return ToolResult(msg.UNKNOWN_TOOL.format(name=_shown_id(str(name)), names=names), error=True)
+        return ToolResult(msg.UNKNOWN_TOOL.format(name=shown(str(name)), names=names), error=True)
     spec, run = entry
     writes = not spec.read_only
     try:
