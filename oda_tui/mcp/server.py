@@ -36,7 +36,7 @@ INSTRUCTIONS = (
     "Memories are short notes kept for future chats, in files the person manages in oda-tui. "
     "Call memory_read at the start for the complete memory, and again later for what changed. "
     "Use memory_list for the ids, memory_save for a new memory and memory_change to change one. "
-    "Never save secrets. The person reviews every memory you save or change."
+    "Never save secrets. The person sees, reviews and can undo what you save or change."
 )
 
 

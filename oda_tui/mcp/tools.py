@@ -62,7 +62,7 @@ MEMORY_SAVE = ToolSpec(
 MEMORY_CHANGE = ToolSpec(
     "memory_change",
     "Change a memory's title, text or both, by the id memory_list gives. The person sees every "
-    "change in oda-tui's review, and earlier text stays as a version.",
+    "change in oda-tui, and the earlier text stays as a version they can go back to.",
     (
         Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),
         Argument("title", str, "the new title"),
