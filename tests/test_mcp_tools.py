@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,9 @@ async def test_the_four_tools_are_listed_with_strict_arguments(root: Path, mode:
     assert save["required"] == ["title", "text"] and save["additionalProperties"] is False
     assert tools["memory_change"].input_schema["required"] == ["id"]
     assert tools["memory_read"].input_schema["properties"]["full"]["type"] == "boolean"
-    assert tools["memory_list"].annotations is not None and tools["memory_list"].annotations.read_only_hint
+    listing, reading = tools["memory_list"].annotations, tools["memory_read"].annotations
+    assert listing is not None and listing.read_only_hint and listing.idempotent_hint
+    assert reading is not None and reading.read_only_hint and not reading.idempotent_hint
 
 
 async def test_save_without_a_workspace_goes_to_global_as_the_agent(root: Path, mode: str) -> None:
@@ -93,7 +96,9 @@ async def test_list_shows_global_then_the_workspace_on_and_off(root: Path, mode:
     off = store.create("proj", "Off one", "not sent", enabled=False)
     store.create("other", "Elsewhere", "another workspace")
     async with connect(root, "proj", mode=mode) as client:
-        data = ok(await client.call_tool("memory_list", {}))
+        result = await client.call_tool("memory_list", {})
+    data = ok(result)
+    assert json.loads(text(result)) == data  # a client that shows only text sees the same facts
     assert [(m["id"], m["scope"], m["enabled"], m["source"]) for m in data["memories"]] == [
         (g.id, "global", True, "user"),
         (off.id, "proj", False, "user"),

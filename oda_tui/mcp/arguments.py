@@ -34,6 +34,7 @@ class ToolSpec:
     description: str
     arguments: tuple[Argument, ...] = ()
     read_only: bool = False
+    idempotent: bool = False  # calling it twice answers the same (memory_read does not: deltas)
 
     def input_schema(self) -> dict[str, Any]:
         """The JSON schema of the arguments (no other argument is accepted)."""

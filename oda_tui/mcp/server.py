@@ -56,7 +56,7 @@ def _tool(spec: tools.ToolSpec) -> types.Tool:
         annotations=types.ToolAnnotations(
             read_only_hint=spec.read_only,
             destructive_hint=False,
-            idempotent_hint=spec.read_only,
+            idempotent_hint=spec.idempotent,
             open_world_hint=False,
         ),
     )

@@ -49,6 +49,7 @@ MEMORY_LIST = ToolSpec(
     "id, title, whether it is on, who saved it (user or ai) and its token figure, plus the "
     "chat's token estimate against its limit.",
     read_only=True,
+    idempotent=True,
 )
 MEMORY_SAVE = ToolSpec(
     "memory_save",
@@ -224,4 +225,4 @@ def call(session: ChatSession, name: str, arguments: Mapping[str, Any] | None) -
 
 
 def _json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=1)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
