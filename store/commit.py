@@ -2,8 +2,9 @@
 
 Under the store-wide lock, in this order:
 
-1. the new bytes are written whole to ``.<id>.md.<hash>.new`` beside the memory file (a
-   ``.new`` name is only ever given to a complete file, so its hash tells it apart later);
+1. the new bytes are written to ``.<id>.md.<random>.part`` beside the memory file, synced,
+   and renamed to ``.<id>.md.<hash>.new`` (a ``.new`` name is only ever given to a complete
+   file, so its hash tells the store's bytes from what a swap handed back);
 2. the new version is written into history (an unwritable history stops the change here,
    before the memory file is touched: refused means not applied);
 3. the ``.new`` file is swapped in. With ``renameat2(RENAME_EXCHANGE)`` the kernel hands back,
@@ -12,23 +13,19 @@ Under the store-wide lock, in this order:
    before the store's own. Elsewhere the file is read again right before a plain rename;
 4. what was handed back is removed, and old versions are trimmed.
 
-A writer killed between these steps leaves a ``.new`` file; ``recover`` (at the start of the
-next change of that set) rolls the unapplied change back, or keeps what a swap handed back.
+A writer killed between these steps leaves a ``.part`` or ``.new`` file; ``store.leftovers``
+puts that right at the start of the next change (see there).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
-import stat
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from . import history
+from . import history, safe_io
 from .atomic import fsync_dir, write_temp
 from .errors import CouldNotChange
 from .limits import Limits
@@ -37,15 +34,8 @@ from .model import Version
 from .swap import exchange, rename_new
 from .timestamps import now_utc
 
-#: A ``write_atomic`` temp file older than this is a killed writer's (another program using the
-#: same pattern renames its own far sooner).
-STALE_AFTER = 60.0
-
 #: The suffix of the store's own temp file before it is whole (only ever written under the lock).
 PART = ".part"
-_PART = re.compile(r"\.[0-9a-f]{8}\.md\.[0-9a-f]{8}\.part\Z")
-_STAGED = re.compile(r"\.([0-9a-f]{8})\.md\.([0-9a-f]{16})\.new\Z")
-_TEMP = re.compile(r"\.[^/]+\.[0-9a-f]{8}\.tmp\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,40 +51,36 @@ class NewVersion:
 
 def staged_path(path: Path, data: bytes) -> Path:
     """Where the complete new bytes of ``path`` wait to be swapped in."""
-    return path.parent / f".{path.name}.{_digest(data)}.new"
+    return path.parent / f".{path.name}.{digest(data)}.new"
 
 
-def _digest(data: bytes) -> str:
+def digest(data: bytes) -> str:
+    """The part of a ``.new`` name that tells the store's complete bytes from anything else."""
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def read_limited(path: Path, limit: int) -> bytes | None:
-    """A regular file's bytes, at most ``limit + 1`` of them; None when there is none."""
+def read_limited(root: Path, path: Path, limit: int) -> bytes | None:
+    """A regular file's bytes under ``root``, at most ``limit + 1`` of them (one more than
+    allowed tells a file over the limit); None when there is none or it is not a regular file.
+    A link on the way is refused (``safe_io.Unsafe``), never followed."""
+    parts = safe_io.relative_parts(root, path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except (FileNotFoundError, NotADirectoryError):
+        with safe_io.folder(root, path.parent) as dir_fd:
+            fd, st = safe_io.open_regular(parts[-1], dir_fd, "/".join(parts))
+            try:
+                return safe_io.read_fd(fd, st.st_size, limit)
+            finally:
+                os.close(fd)
+    except FileNotFoundError:
         return None
-    except OSError as exc:
-        if os.path.islink(path):
+    except safe_io.Unsafe as exc:
+        if exc.kind == "not_regular":
             return None
-        raise CouldNotChange(exc.strerror or str(exc)) from exc
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks: list[bytes] = []
-        left = limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        raise
 
 
 def commit(
+    root: Path,
     path: Path,
     data: bytes,
     *,
@@ -106,12 +92,13 @@ def commit(
     """Put ``data`` in place of ``path``, whose bytes the caller read as ``seen`` (None: the
     file must not exist yet), with ``version`` kept first. Refused means not applied."""
     staged = staged_path(path, data)
-    os.replace(write_temp(path.parent, f".{path.name}.", data, suffix=PART), staged)
+    os.replace(write_temp(path.parent, f".{path.name}.", data, suffix=PART, root=root), staged)
     written: Version | None = None
     swapped = False
     try:
         if version is not None:
             written = history.write_version(
+                root,
                 hdir,
                 moment=version.moment,
                 source=version.source,
@@ -121,19 +108,19 @@ def commit(
             )
         if seen is not None and _exchanged(staged, path):
             swapped = True
-            replaced = read_limited(staged, limits.file_max_bytes)
+            replaced = read_limited(root, staged, limits.file_max_bytes)
             if replaced is not None and replaced != seen:
                 theirs = parse_bytes(replaced, limits)
                 if isinstance(theirs, FileProblem):  # put theirs back and refuse
                     swapped = not _put_back(staged, path)
                     raise _problem(theirs)
-                keep_external(hdir, theirs, written or _version_of(hdir, data, limits))
-        elif seen is not None and (now := read_limited(path, limits.file_max_bytes)) is not None:
+                keep_external(root, hdir, theirs, written or _version_of(root, hdir, data, limits))
+        elif seen is not None and (now := read_limited(root, path, limits.file_max_bytes)) is not None:
             if now != seen:  # no kernel swap here: look again right before the rename
                 theirs = parse_bytes(now, limits)
                 if isinstance(theirs, FileProblem):
                     raise _problem(theirs)
-                keep_external(hdir, theirs, written or _version_of(hdir, data, limits))
+                keep_external(root, hdir, theirs, written or _version_of(root, hdir, data, limits))
             os.replace(staged, path)
         else:
             try:
@@ -144,13 +131,13 @@ def commit(
         if swapped and not _put_back(staged, path):
             raise  # what was replaced stays at the ``.new`` name, for ``recover``
         if written is not None:
-            history.remove_version(hdir, written.name)
+            history.remove_version(root, hdir, written.name)
         staged.unlink(missing_ok=True)
         raise
     staged.unlink(missing_ok=True)
     fsync_dir(path.parent)
     if written is not None:
-        history.trim(hdir, limits.versions_kept)
+        history.trim(root, hdir, limits.versions_kept)
 
 
 def _exchanged(staged: Path, path: Path) -> bool:
@@ -168,11 +155,11 @@ def _put_back(staged: Path, path: Path) -> bool:
         return False
 
 
-def _version_of(hdir: Path, data: bytes, limits: Limits) -> Version | None:
+def _version_of(root: Path, hdir: Path, data: bytes, limits: Limits) -> Version | None:
     """The newest version when it holds the text of ``data`` (a change that kept no version of
     its own, such as turning a memory on, writes the text history already has)."""
     mine = parse_bytes(data, limits)
-    newest = history.newest_version(hdir)
+    newest = history.newest_version(root, hdir)
     if isinstance(mine, Document) and newest is not None:
         if (newest.title, newest.text) == (mine.fields.title, mine.text):
             return newest
@@ -183,13 +170,14 @@ def _problem(found: FileProblem) -> CouldNotChange:
     return CouldNotChange(f"its file has a problem: {found.message.rstrip('.')}")
 
 
-def keep_external(hdir: Path, doc: Document, newest: Version | None) -> None:
+def keep_external(root: Path, hdir: Path, doc: Document, newest: Version | None) -> None:
     """Keep ``doc``'s text as an ``external`` version, ordered before ``newest`` (the version of
     what is current), unless history has that text already."""
     key = (doc.fields.title, doc.text)
-    if any((v.title, v.text) == key for v in history.list_versions(hdir)):
+    if any((v.title, v.text) == key for v in history.list_versions(root, hdir)):
         return
     added = history.write_version(
+        root,
         hdir,
         moment=now_utc(),
         source="external",
@@ -198,77 +186,4 @@ def keep_external(hdir: Path, doc: Document, newest: Version | None) -> None:
         memory_source=doc.fields.source,
     )
     if added is not None and newest is not None:
-        history.make_newest(hdir, newest)
-
-
-def recover(folder: Path, hdir_for: Callable[[str], Path], limits: Limits) -> None:
-    """Finish what killed writers left in one set's folder (under the lock): roll back a change
-    that was not applied, keep what a swap handed back, drop stale temp files."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    now = time.time()
-    for name in names:
-        if not name.startswith("."):
-            continue
-        staged = _STAGED.match(name)
-        if staged is not None:
-            memory_id, digest = staged.groups()
-            _recover_staged(folder / name, digest, folder / f"{memory_id}.md", hdir_for(memory_id), limits)
-        elif _PART.match(name):
-            (folder / name).unlink(missing_ok=True)  # under the lock: its writer is gone
-        elif _TEMP.match(name):
-            _drop_if_stale(folder / name, now)
-
-
-def clean_history(hdir: Path) -> None:
-    """Drop temp files a killed writer left in a memory's history (under the lock: all stale)."""
-    for folder in (hdir, hdir / history.VERSIONS):
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            continue
-        for name in names:
-            if name.startswith(".") and name.endswith(".tmp"):
-                (folder / name).unlink(missing_ok=True)
-
-
-def _drop_if_stale(path: Path, now: float) -> None:
-    try:
-        if now - os.lstat(path).st_mtime > STALE_AFTER:
-            path.unlink(missing_ok=True)
-    except OSError:
-        pass
-
-
-def _recover_staged(staged: Path, digest: str, path: Path, hdir: Path, limits: Limits) -> None:
-    raw = read_limited(staged, history.READ_LIMITS.file_max_bytes)
-    if raw is None:
-        staged.unlink(missing_ok=True)
-        return
-    now = read_limited(path, limits.file_max_bytes)
-    current = None if now is None else parse_bytes(now, limits)
-    current_key = (current.fields.title, current.text) if isinstance(current, Document) else None
-    doc = parse_bytes(raw, history.READ_LIMITS)
-    if _digest(raw) == digest:
-        # The store's own change, never swapped in: take back its version.
-        newest = history.newest_version(hdir)
-        if (
-            isinstance(doc, Document)
-            and newest is not None
-            and (newest.title, newest.text) == (doc.fields.title, doc.text)
-            and current_key != (doc.fields.title, doc.text)
-        ):
-            history.remove_version(hdir, newest.name)
-    elif isinstance(doc, Document):
-        # What a swap handed back: keep it unless it is current or kept already.
-        if current_key != (doc.fields.title, doc.text):
-            newest = history.newest_version(hdir)
-            ours = newest if newest is not None and (newest.title, newest.text) == current_key else None
-            keep_external(hdir, doc, ours)
-    else:
-        history.place(hdir, staged, now_utc(), "external")  # kept as it is, never read as text
-        return
-    staged.unlink(missing_ok=True)
-    fsync_dir(staged.parent)
+        history.make_newest(root, hdir, newest)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import secrets
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -15,7 +16,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from . import commit, history, moves, parse_index, trash
+from . import commit, history, leftovers, moves, parse_index, safe_io, trash
 from . import messages as msg
 from .chat import build_chat_memory, chat_chars, entry_chars, tokens_for_chars
 from .commit import NewVersion, read_limited
@@ -40,7 +41,6 @@ from .layout import (
     WORKSPACES_DIR,
     history_dir,
     history_scope_dir,
-    is_inside,
     is_silent_name,
     is_valid_id,
     is_valid_key,
@@ -72,7 +72,15 @@ from .model import (
     Scope,
     Version,
 )
-from .scan import FileEntry, Signature, list_set, list_workspaces, read_file, signature
+from .scan import (
+    FileEntry,
+    Signature,
+    list_set,
+    list_workspaces,
+    read_file,
+    signature,
+    unsafe_ignored,
+)
 from .secrets import SecretWarning, new_secret_kinds, secret_warnings
 from .timestamps import now_utc
 
@@ -90,6 +98,8 @@ class _Loaded:
         self.items: dict[str, Memory | Problem] = {}
         self.by_scope: dict[Scope, dict[str, Memory | Problem]] = {None: {}}
         self.ignored: dict[str, Ignored] = {}
+        # Links and other refused entries met in the history area (it is not scanned up front).
+        self.history_ignored: dict[str, Ignored] = {}
         self.workspaces: dict[str, Path] = {}
         self.ordered: dict[Scope, list[Memory]] = {}
         self.chat_sums: dict[Scope, tuple[int, int]] = {}
@@ -134,6 +144,7 @@ class MemoryStore:
         self._settings_problems: list[str] = []
         self._settings_sig: Signature | None = None
         self._index_writer: threading.Thread | None = None
+        self._swept = False  # the first change puts right what killed writers left anywhere
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -182,7 +193,9 @@ class MemoryStore:
     def ignored(self) -> list[Ignored]:
         """Everything in the memory sets that is not treated as a memory, with the reason."""
         with self._mutex:
-            return sorted(self._loaded().ignored.values(), key=lambda i: str(i.path))
+            state = self._loaded()
+            found = state.history_ignored | state.ignored
+            return sorted(found.values(), key=lambda i: str(i.path))
 
     def memory_path(self, scope: Scope, memory_id: str) -> Path:
         """Where a memory's file is (whether or not it exists)."""
@@ -294,20 +307,39 @@ class MemoryStore:
         self._check_scope(scope)
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
-        return history.list_versions(history_dir(self.root, scope, memory_id))
+        hdir = history_dir(self.root, scope, memory_id)
+        with self._mutex:
+            self._forget_history_ignored(hdir)
+            try:
+                os.close(safe_io.open_folder(self.root, hdir / history.VERSIONS))
+            except safe_io.Unsafe as exc:
+                self._note_history_ignored(exc)
+                return []
+            except OSError:
+                return []
+        return history.list_versions(self.root, hdir)
 
     def deleted(self, scope: Scope) -> list[Deleted]:
         """The memories of a scope waiting under Recently deleted, newest first."""
         self._check_scope(scope)
         folder = history_scope_dir(self.root, scope)
+        with self._mutex:
+            self._forget_history_ignored(folder, (history.DELETED_BYTES, history.DELETED_META))
         try:
-            ids = [n for n in os.listdir(folder) if is_valid_id(n)]
+            ids = [n for n in safe_io.list_names(self.root, folder) if is_valid_id(n)]
+        except safe_io.Unsafe as exc:
+            self._note_history_ignored(exc)
+            return []
         except OSError:
             return []
         found: list[Deleted] = []
         for memory_id in ids:
-            record = history.read_deletion(folder / memory_id)
-            if record is None or _memory_path(self.root, scope, memory_id).exists():
+            try:
+                record = history.read_deletion(self.root, folder / memory_id)
+            except safe_io.Unsafe as exc:
+                self._note_history_ignored(exc)
+                continue
+            if record is None or os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 continue
             text = ""
             if not record.problem:
@@ -425,11 +457,11 @@ class MemoryStore:
             item = self._loaded().by_scope.get(scope, {}).get(memory_id)
             if item is None:
                 raise UnknownMemory(memory_id)
-            raw = read_limited(path, self._limits.file_max_bytes)
+            raw = read_limited(self.root, path, self._limits.file_max_bytes)
             doc = None if raw is None else parse_bytes(raw, self._limits)
             if isinstance(doc, Document):
                 self._record_outside(scope, memory_id, doc)
-            trash.delete(path, history_dir(self.root, scope, memory_id), raw, doc, now_utc())
+            trash.delete(self.root, path, history_dir(self.root, scope, memory_id), raw, doc, now_utc())
             self._loaded().drop(str(path))
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
@@ -437,7 +469,7 @@ class MemoryStore:
         self._check_scope(scope)
         with self._transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
-            record = history.read_deletion(hdir) if is_valid_id(memory_id) else None
+            record = history.read_deletion(self.root, hdir) if is_valid_id(memory_id) else None
             if record is None:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             path = _memory_path(self.root, scope, memory_id)
@@ -455,7 +487,7 @@ class MemoryStore:
             elif isinstance(doc, FileProblem):
                 raise StoreError(doc.message)
             self._make_set(scope)
-            trash.restore(path, hdir, version, self._limits.versions_kept)
+            trash.restore(self.root, path, hdir, version, self._limits.versions_kept)
             if version is None:
                 self._reload(path)
                 return None
@@ -466,11 +498,11 @@ class MemoryStore:
         self._check_scope(scope)
         with self._transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
-            if not is_valid_id(memory_id) or history.read_deletion(hdir) is None:
+            if not is_valid_id(memory_id) or history.read_deletion(self.root, hdir) is None:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             if os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
-            history.purge(hdir)
+            history.purge(self.root, hdir)
 
     def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
         """Move a memory to another scope with its history (same id when it is free there).
@@ -493,8 +525,13 @@ class MemoryStore:
                 history_dir(self.root, target, new_id)
             ):
                 new_id = self._new_id(target)
-            self._make_set(target)
             plan = moves.Move(self.root, scope, memory_id, target, new_id)
+            # Every folder the move goes through, checked before anything is written.
+            safe_io.check_folder(self.root, plan.new_history.parent)
+            safe_io.check_folder(self.root, plan.dest.parent)
+            if os.path.lexists(plan.old_history):
+                safe_io.check_folder(self.root, plan.old_history)
+            self._make_set(target)
             moves.run(plan, raw, self._limits)
             self._loaded().drop(str(plan.source))
             return self._note_written(target, new_id)
@@ -579,14 +616,14 @@ class MemoryStore:
         """Reload settings.yaml if it changed: (the limits changed, anything changed)."""
         path = self.root / SETTINGS_FILE
         try:
-            sig: Signature | None = signature(os.stat(path))
+            sig: Signature | None = signature(os.lstat(path))
         except OSError:
             sig = None
         if sig == self._settings_sig:
             return False, False
         self._settings_sig = sig
         before = (self._limits, self._settings_problems)
-        self._limits, self._settings_problems = read_settings(path)
+        self._limits, self._settings_problems = read_settings(self.root, path)
         return self._limits != before[0], (self._limits, self._settings_problems) != before
 
     def _rescan_all(self, *, report: bool = True) -> set[str]:
@@ -601,29 +638,42 @@ class MemoryStore:
             changed.add(str(self.root / SETTINGS_FILE))
         seen: set[str] = set()
         ignored: dict[str, Ignored] = {}
-        workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR)
-        if not (self.root / GLOBAL_DIR).exists() or is_inside(self.root, self.root / GLOBAL_DIR):
-            sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR)]
-        else:
-            sets = []
-            ignored[str(self.root / GLOBAL_DIR)] = Ignored(self.root / GLOBAL_DIR, msg.IGNORED_LINK_OUTSIDE)
-        sets += [(key, path) for key, path in workspaces]
-        for item in ws_ignored:
-            ignored[str(item.path)] = item
+        workspaces: list[tuple[str, Path]] = []
+        with self._set_folder(self.root / WORKSPACES_DIR, ignored) as ws_fd:
+            if ws_fd is not None:
+                workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, ws_fd)
+                ignored.update((str(item.path), item) for item in ws_ignored)
+        sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR), *workspaces]
+        self._check_history_top(ignored)
         fresh = not state.items
-        index = parse_index.load(self.root, self._limits) if fresh else None
-        read = 0
+        listed: list[tuple[Scope, Path, list[FileEntry]]] = []
         for scope, folder in sets:
-            files, set_ignored = list_set(self.root, scope, folder)
-            for item in set_ignored:
-                ignored[str(item.path)] = item
-            if fresh:
-                read += self._load_fresh(files, index)
-                continue
-            for entry in files:
-                seen.add(entry.path)
-                if self._load_entry(entry):
-                    changed.add(entry.path)
+            with self._set_folder(folder, ignored) as fd:
+                if fd is None:
+                    continue
+                files, set_ignored = list_set(self.root, scope, folder, fd)
+                ignored.update((str(item.path), item) for item in set_ignored)
+                if not fresh:
+                    for entry in files:
+                        seen.add(entry.path)
+                        if self._load_entry(entry, fd):
+                            changed.add(entry.path)
+                    continue
+            listed.append((scope, folder, files))
+        read = 0
+        if fresh:
+            # The index can hold no more than what the files it stands for hold.
+            bound = parse_index.expected_max_bytes(sum(len(f) for _, _, f in listed), self._limits)
+            try:
+                index = parse_index.load(self.root, self._limits, bound)
+            except safe_io.Unsafe as exc:
+                index = None
+                item = unsafe_ignored(self.root, exc)
+                state.history_ignored[str(item.path)] = item
+            for _scope, folder, files in listed:
+                with self._set_folder(folder, ignored) as fd:
+                    if fd is not None:
+                        read += self._load_fresh(files, index, fd)
         if fresh:
             if report:
                 changed.update(state.items)  # all of them are new
@@ -646,26 +696,83 @@ class MemoryStore:
         state.workspaces = new_ws
         return changed
 
-    def _load_fresh(self, files: list[FileEntry], index: parse_index.ParseIndex | None) -> int:
-        """Load a set's files into an empty picture: from the parse index when a file's stat
-        is the one it recorded, else from the disk. Returns how many files were read."""
+    @contextmanager
+    def _set_folder(self, folder: Path, ignored: dict[str, Ignored]) -> Iterator[int | None]:
+        """A set's folder opened without following a link on the way (None when it is
+        missing, or refused: then ``ignored`` says why)."""
+        try:
+            fd = safe_io.open_folder(self.root, folder)
+        except FileNotFoundError:
+            yield None
+            return
+        except safe_io.Unsafe as exc:
+            item = unsafe_ignored(self.root, exc)
+            ignored[str(item.path)] = item
+            yield None
+            return
+        except OSError as exc:
+            ignored[str(folder)] = Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")
+            yield None
+            return
+        try:
+            yield fd
+        finally:
+            os.close(fd)
+
+    def _forget_history_ignored(self, folder: Path, names: tuple[str, ...] = ()) -> None:
+        """Drop what was noted of ``folder`` in the history area, and of its entries
+        ``names`` (all of them when none are given): they are being looked at again."""
+        state = self._loaded()
+        for key in list(state.history_ignored):
+            if key == str(folder) or (
+                key.startswith(os.path.join(folder, ""))
+                and (not names or Path(key).name in names or Path(key).parent == folder)
+            ):
+                del state.history_ignored[key]
+
+    def _note_history_ignored(self, exc: safe_io.Unsafe) -> None:
+        """List an entry of the history area the store refused to go through as ignored."""
+        with self._mutex:
+            item = unsafe_ignored(self.root, exc)
+            self._loaded().history_ignored[str(item.path)] = item
+
+    def _check_history_top(self, ignored: dict[str, Ignored]) -> None:
+        """List a link (or a file) standing for the history area's own folders as ignored:
+        nothing is read or written through it."""
+        for parts in (
+            (HISTORY_DIR, GLOBAL_DIR),
+            (HISTORY_DIR, WORKSPACES_DIR),
+            (HISTORY_DIR, parse_index.INDEX_DIR),
+        ):
+            try:
+                os.close(safe_io.open_folder(self.root, self.root.joinpath(*parts)))
+            except safe_io.Unsafe as exc:
+                item = unsafe_ignored(self.root, exc)
+                ignored[str(item.path)] = item
+            except OSError:
+                continue
+
+    def _load_fresh(self, files: list[FileEntry], index: parse_index.ParseIndex | None, dir_fd: int) -> int:
+        """Load a set's files (``dir_fd``: their folder, open) into an empty picture: from the
+        parse index when a file's stat is the one it recorded, else from the disk. Returns
+        how many files were read."""
         state = self._state
         assert state is not None
         sigs, items, limits, read = state.sigs, state.items, self._limits, 0
         prefix = parse_index.relative_key(files[0].scope, "") if files else ""
-        stat = os.stat
+        stat_at = os.stat
         for path, scope, memory_id, name in files:
             item: Memory | Problem | None = None
             sig: Signature
             if index is not None:
                 try:
-                    st = stat(path)
+                    st = stat_at(name, dir_fd=dir_fd, follow_symlinks=False)
                 except OSError:
                     continue
                 sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
                 item = index.lookup(prefix + name, sig, path, scope, memory_id)
             if item is None:
-                result = read_file(path, limits)
+                result = read_file(name, limits, dir_fd)
                 read += 1
                 if result is None:
                     continue
@@ -702,18 +809,19 @@ class MemoryStore:
         self._index_writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
         self._index_writer.start()
 
-    def _load_entry(self, entry: FileEntry) -> bool:
-        """(Re)read one candidate file if its stat changed; True when its state changed."""
+    def _load_entry(self, entry: FileEntry, dir_fd: int) -> bool:
+        """(Re)read one candidate file (``dir_fd``: its folder, open) if its stat changed;
+        True when its state changed."""
         state = self._state
         assert state is not None
         old = state.sigs.get(entry.path)
         if old is not None:
             try:
-                if signature(os.stat(entry.path)) == old:
+                if signature(os.stat(entry.name, dir_fd=dir_fd, follow_symlinks=False)) == old:
                     return False
             except OSError:
                 pass
-        result = read_file(entry.path, self._limits)
+        result = read_file(entry.name, self._limits, dir_fd)
         if result is None:
             return state.drop(entry.path)
         sig, parsed = result
@@ -771,23 +879,34 @@ class MemoryStore:
             return None
         memory_id = memory_id_of(parts[-1])
         key = str(path)
-        changed: set[str] = set()
-        was_ignored = state.ignored.pop(key, None)
-        if memory_id is None or path.is_dir() or (path.is_symlink() and not is_inside(self.root, path)):
-            files, set_ignored = list_set(self.root, scope, path.parent)
-            now = {i.path: i for i in set_ignored}.get(path)
-            if now is not None:
-                state.ignored[key] = now
-            if was_ignored != now:
+        try:
+            dir_fd = safe_io.open_folder(self.root, path.parent)
+        except OSError:
+            return None  # the set itself is gone or refused: a full pass says so
+        try:
+            try:
+                mode: int | None = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            except OSError:
+                mode = None
+            changed: set[str] = set()
+            was_ignored = state.ignored.pop(key, None)
+            if memory_id is None or (mode is not None and not stat.S_ISREG(mode)):
+                _files, set_ignored = list_set(self.root, scope, path.parent, dir_fd)
+                now = {i.path: i for i in set_ignored}.get(path)
+                if now is not None:
+                    state.ignored[key] = now
+                if was_ignored != now:
+                    changed.add(key)
+                if state.drop(key):
+                    changed.add(key)
+                return changed
+            if was_ignored is not None:
                 changed.add(key)
-            if state.drop(key):
+            if self._load_entry(FileEntry(key, scope, memory_id, path.name), dir_fd):
                 changed.add(key)
             return changed
-        if was_ignored is not None:
-            changed.add(key)
-        if self._load_entry(FileEntry(key, scope, memory_id, path.name)):
-            changed.add(key)
-        return changed
+        finally:
+            os.close(dir_fd)
 
     def _reload(self, path: Path) -> None:
         """Bring one file's state up to date (under the lock, before changing it)."""
@@ -818,14 +937,13 @@ class MemoryStore:
         """The store-wide lock, with what killed writers left in the sets (and the memory's
         history) put right first: every change runs inside one."""
         with self._writing():
+            if not self._swept:
+                leftovers.sweep(self.root, [None, *self._workspaces_now()], self._limits)
+                self._swept = True
             for each in {scope, also}:
-                commit.recover(
-                    scope_dir(self.root, each),
-                    lambda i, s=each: history_dir(self.root, s, i),  # type: ignore[misc]
-                    self._limits,
-                )
+                leftovers.recover_set(self.root, each, self._limits)
             if memory_id is not None and is_valid_id(memory_id):
-                commit.clean_history(history_dir(self.root, scope, memory_id))
+                leftovers.clean_history(self.root, history_dir(self.root, scope, memory_id))
             yield
 
     def _check_scope(self, scope: Scope) -> None:
@@ -857,7 +975,7 @@ class MemoryStore:
             raise UnknownMemory(memory_id)
         if isinstance(item, Problem):
             raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")
-        raw = read_limited(path, self._limits.file_max_bytes)
+        raw = read_limited(self.root, path, self._limits.file_max_bytes)
         if raw is None:
             self._reload(path)
             raise UnknownMemory(memory_id)
@@ -870,11 +988,12 @@ class MemoryStore:
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
         """Keep the file's current text as a version when history does not have it yet."""
         hdir = history_dir(self.root, scope, memory_id)
-        newest = history.newest_version(hdir)
+        newest = history.newest_version(self.root, hdir)
         if newest is not None and (newest.title, newest.text) == (doc.fields.title, doc.text):
             return
-        source = "external" if newest is not None or history.version_names(hdir) else "found"
+        source = "external" if newest is not None or history.version_names(self.root, hdir) else "found"
         history.add_version(
+            self.root,
             hdir,
             moment=now_utc(),
             source=source,
@@ -909,7 +1028,7 @@ class MemoryStore:
     def _make_set(self, scope: Scope) -> None:
         """Create a workspace's folder the first time something is written there."""
         folder = scope_dir(self.root, scope)
-        make_dirs(folder)
+        safe_io.check_folder(self.root, folder)
         if scope is not None and scope not in self._loaded().workspaces:
             self._loaded().workspaces[scope] = folder
 
@@ -919,7 +1038,7 @@ class MemoryStore:
         self._make_set(scope)
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)
-        commit.commit(path, data, seen=seen, hdir=hdir, version=version, limits=self._limits)
+        commit.commit(self.root, path, data, seen=seen, hdir=hdir, version=version, limits=self._limits)
         return self._note_written(scope, memory_id)
 
     def _note_written(self, scope: Scope, memory_id: str) -> Memory:
@@ -992,27 +1111,35 @@ class MemoryStore:
             raise OverChatLimit(chat, tokens, limit)
 
     def _workspaces_now(self) -> dict[str, Path]:
-        found, _ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR)
+        ignored: dict[str, Ignored] = {}
+        with self._set_folder(self.root / WORKSPACES_DIR, ignored) as fd:
+            if fd is None:
+                return {}
+            found, _ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, fd)
         return dict(found)
 
     def _sums_now(self, scope: Scope, folder: Path | None) -> tuple[int, int]:
         """(characters, entries) a scope adds to a chat, from its files as they are now: a stat
         of each, a read only of those whose stat is not the one in the picture."""
         state = self._loaded()
-        files, _ignored = list_set(self.root, scope, folder or scope_dir(self.root, scope))
+        folder = folder or scope_dir(self.root, scope)
         total = count = 0
-        for entry in files:
-            item: Memory | Problem | None = state.items.get(entry.path)
-            try:
-                same = item is not None and signature(os.stat(entry.path)) == state.sigs.get(entry.path)
-            except OSError:
-                continue
-            if not same:
-                found = read_file(entry.path, self._limits)
-                item = None if found is None else self._item_for(entry.path, scope, entry.id, found[1])
-            if isinstance(item, Memory) and item.enabled:
-                total += entry_chars(item.title, item.text)
-                count += 1
+        with self._set_folder(folder, {}) as fd:
+            if fd is None:
+                return 0, 0
+            files, _ignored = list_set(self.root, scope, folder, fd)
+            for entry in files:
+                item: Memory | Problem | None = state.items.get(entry.path)
+                try:
+                    st = os.stat(entry.name, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if item is None or signature(st) != state.sigs.get(entry.path):
+                    found = read_file(entry.name, self._limits, fd)
+                    item = None if found is None else self._item_for(entry.path, scope, entry.id, found[1])
+                if isinstance(item, Memory) and item.enabled:
+                    total += entry_chars(item.title, item.text)
+                    count += 1
         return total, count
 
 

@@ -48,9 +48,12 @@ IGNORED_BAD_NAME = "The file name is not a memory id (eight characters 0-9 and a
 IGNORED_FOLDER_IN_SET = "A folder inside a memory set is not a memory."
 IGNORED_BAD_KEY = (
     "The folder name is not a workspace key (letters, digits, dots, underscores and hyphens, "
-    "beginning with a letter or digit, at most 128 characters)."
+    "beginning with a letter or digit, at most 255 characters)."
 )
 IGNORED_LINK_OUTSIDE = "The link leads outside the memory folder, so it is not followed."
+IGNORED_LINK = "The entry is a link; links are never followed, even inside the memory folder."
+IGNORED_NOT_REGULAR = "The entry is not a regular file (a pipe, socket or device), so it is not read."
+IGNORED_NOT_A_FOLDER = "A file stands where the store keeps a folder, so it is not read."
 
 # Secret-looking text (issue 7): our wording. {what} is e.g. "a password" or
 # "a password and an API key or token" (store.secrets.describe_kinds).

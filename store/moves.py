@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import commit, history
+from . import commit, history, safe_io
 from .atomic import fsync_dir, remove_durably, write_atomic
 from .layout import history_dir, is_valid_id, is_valid_key, make_dirs, memory_path
 from .limits import Limits
@@ -54,27 +54,26 @@ class Move:
 def run(plan: Move, raw: bytes, limits: Limits) -> None:
     """Carry out a move (under the lock); ``raw`` is the source file as the caller read it."""
     intent = {"from": plan.scope, "id": plan.memory_id, "to": plan.target, "new_id": plan.new_id}
-    write_atomic(plan.root / INTENT, json.dumps(intent).encode("utf-8"))
-    commit.commit(plan.dest, raw, seen=None, hdir=plan.new_history, version=None, limits=limits)
+    write_atomic(plan.root / INTENT, json.dumps(intent).encode("utf-8"), root=plan.root)
+    commit.commit(plan.root, plan.dest, raw, seen=None, hdir=plan.new_history, version=None, limits=limits)
     _finish(plan)
-    remove_durably(plan.root / INTENT)
+    remove_durably(plan.root / INTENT, root=plan.root)
 
 
 def recover(root: Path) -> None:
     """Finish or forget a move a killed writer left (under the lock)."""
     path = root / INTENT
+    if not os.path.lexists(path):
+        return
     try:
-        raw = path.read_bytes() if os.path.isfile(path) and not os.path.islink(path) else None
-    except OSError:
-        return
-    if raw is None:
-        if os.path.lexists(path):
-            remove_durably(path)
-        return
-    plan = _parse(root, raw)
-    if plan is not None and os.path.isfile(plan.dest):
-        _finish(plan)
-    remove_durably(path)
+        raw = safe_io.read_regular(root, path, 4096)
+    except safe_io.Unsafe:
+        raw = None  # not a file the store wrote: nothing to act on
+    if raw is not None:
+        plan = _parse(root, raw)
+        if plan is not None and commit.read_limited(root, plan.dest, 0) is not None:
+            _finish(plan)
+    remove_durably(path, root=root)
 
 
 def _parse(root: Path, raw: bytes) -> Move | None:
@@ -104,17 +103,17 @@ def _finish(plan: Move) -> None:
     if not os.path.lexists(plan.source):
         return
     limits = history.READ_LIMITS  # generous: the settings may not be read yet at a start
-    dest = commit.read_limited(plan.dest, limits.file_max_bytes)
+    dest = commit.read_limited(plan.root, plan.dest, limits.file_max_bytes)
     grabbed = commit.staged_path(plan.source, dest or b"")
     os.replace(plan.source, grabbed)  # whatever is there now, however late it was saved
-    left = commit.read_limited(grabbed, limits.file_max_bytes)
+    left = commit.read_limited(plan.root, grabbed, limits.file_max_bytes)
     if left is not None and left != dest:
         doc = parse_bytes(left, limits)
         mine = parse_bytes(dest, limits) if dest is not None else None
         if isinstance(doc, Document):
-            newest = history.newest_version(plan.new_history)
+            newest = history.newest_version(plan.root, plan.new_history)
             key = (mine.fields.title, mine.text) if isinstance(mine, Document) else None
             ours = newest if newest is not None and (newest.title, newest.text) == key else None
-            commit.keep_external(plan.new_history, doc, ours)
+            commit.keep_external(plan.root, plan.new_history, doc, ours)
     grabbed.unlink(missing_ok=True)
     fsync_dir(plan.source.parent)

@@ -17,15 +17,14 @@ from pathlib import Path
 from . import history
 from .atomic import fsync_dir, remove_durably, write_atomic
 from .commit import NewVersion, read_limited
-from .layout import make_dirs
 from .memoryfile import Document, FileProblem, parse_bytes
 from .swap import rename_new
 from .timestamps import format_timestamp
 
 
-def _write_meta(hdir: Path, title: str, moment: datetime, problem: bool) -> None:
+def _write_meta(root: Path, hdir: Path, title: str, moment: datetime, problem: bool) -> None:
     meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem}
-    write_atomic(hdir / history.DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+    write_atomic(hdir / history.DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"), root=root)
 
 
 def _describe(path: Path, doc: Document | FileProblem | None) -> tuple[str, bool]:
@@ -36,42 +35,47 @@ def _describe(path: Path, doc: Document | FileProblem | None) -> tuple[str, bool
 
 
 def delete(
-    path: Path, hdir: Path, seen: bytes | None, doc: Document | FileProblem | None, moment: datetime
+    root: Path,
+    path: Path,
+    hdir: Path,
+    seen: bytes | None,
+    doc: Document | FileProblem | None,
+    moment: datetime,
 ) -> None:
     """Move the memory file at ``path`` into ``hdir`` as its deletion record.
 
     ``seen``/``doc`` are what the caller read; if another program saved in between, the record
     is corrected to what was actually moved.
     """
-    make_dirs(hdir)
     title, problem = _describe(path, doc)
-    _write_meta(hdir, title, moment, problem)
+    _write_meta(root, hdir, title, moment, problem)
     kept = hdir / history.DELETED_BYTES
     try:
         os.replace(path, kept)
     except OSError as exc:
         if exc.errno != errno.EXDEV:
-            remove_durably(hdir / history.DELETED_META)
+            remove_durably(hdir / history.DELETED_META, root=root)
             raise
         # History on another file system (a mount point): copy, then remove.
-        raw = read_limited(path, history.READ_LIMITS.file_max_bytes)
-        write_atomic(kept, raw or b"")
+        raw = read_limited(root, path, history.READ_LIMITS.file_max_bytes)
+        write_atomic(kept, raw or b"", root=root)
         os.unlink(path)
     fsync_dir(hdir)
     fsync_dir(path.parent)
-    moved = read_limited(kept, len(seen) if seen is not None else 0)
+    moved = read_limited(root, kept, len(seen) if seen is not None else 0)
     if moved != seen:
         actual = parse_bytes(moved, history.READ_LIMITS) if moved is not None else None
         moved_title, moved_problem = _describe(path, actual)
         if (moved_title, moved_problem) != (title, problem):
-            _write_meta(hdir, moved_title, moment, moved_problem)
+            _write_meta(root, hdir, moved_title, moment, moved_problem)
 
 
-def restore(path: Path, hdir: Path, version: NewVersion | None, keep: int) -> None:
+def restore(root: Path, path: Path, hdir: Path, version: NewVersion | None, keep: int) -> None:
     """Put a deleted file back at ``path`` (which must be free), keeping ``version`` first."""
     written = None
     if version is not None:
         written = history.write_version(
+            root,
             hdir,
             moment=version.moment,
             source=version.source,
@@ -83,9 +87,9 @@ def restore(path: Path, hdir: Path, version: NewVersion | None, keep: int) -> No
         rename_new(hdir / history.DELETED_BYTES, path)
     except BaseException:
         if written is not None:
-            history.remove_version(hdir, written.name)
+            history.remove_version(root, hdir, written.name)
         raise
     fsync_dir(path.parent)
-    history.clear_deletion(hdir)
+    history.clear_deletion(root, hdir)
     if written is not None:
-        history.trim(hdir, keep)
+        history.trim(root, hdir, keep)

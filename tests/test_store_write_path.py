@@ -356,6 +356,7 @@ def test_a_change_killed_before_its_swap_is_taken_back(store: MemoryStore, root:
     data = memory_file(title="T", text="never applied").encode()
     _staged(path, data).write_bytes(data)
     history_mod.add_version(
+        root,
         hdir(root, memory.id),
         moment=datetime.now(UTC),
         source="settings",
@@ -446,4 +447,4 @@ def test_swap_primitives_never_overwrite(tmp_path: Path, swap_mode: str) -> None
         assert not swap.exchange(a, b)
     swap.rename_new(a, tmp_path / "c")
     assert not a.exists() and (tmp_path / "c").read_text() in ("A", "B")
-    assert commit_mod.read_limited(tmp_path / "c", 0) is not None
+    assert commit_mod.read_limited(tmp_path, tmp_path / "c", 0) is not None
