@@ -34,7 +34,8 @@ RESOURCE_NOT_FOUND = -32002
 
 INSTRUCTIONS = (
     "Memories are short notes kept for future chats, in files the person manages in oda-tui. "
-    "Call memory_read at the start for the complete memory, and again later for what changed. "
+    "Call memory_read with full=true at the start of each conversation for the complete memory, "
+    "and without it later for what changed. "
     "Use memory_list for the ids, memory_save for a new memory and memory_change to change one. "
     "Never save secrets. The person sees, reviews and can undo what you save or change."
 )

@@ -74,7 +74,8 @@ MEMORY_READ = ToolSpec(
     "memory_read",
     "Read this chat's memory. The first call returns the complete memory; later calls return "
     "only what changed since your last memory_read (or a line saying nothing did). Pass "
-    "full=true to get the complete memory again, e.g. after your context was compacted.",
+    "full=true at the start of a conversation, or after your context was compacted, to get the "
+    "complete memory again.",
     (Argument("full", bool, "true: the complete memory, not just what changed"),),
     read_only=True,
 )
