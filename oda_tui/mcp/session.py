@@ -11,7 +11,7 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 
-from store import ChatMemory, MemoryStore, Scope, scope_label
+from store import ChatMemory, MemoryStore, Scope
 
 from . import messages as msg
 
@@ -45,13 +45,8 @@ class ChatSession:
         """The sets this chat receives, in the order it receives them."""
         return [None] if self.workspace is None else [None, self.workspace]
 
-    @property
-    def label(self) -> str:
-        """The chat's sets in words: "Global" or "workspace KEY"."""
-        return scope_label(None) if self.workspace is None else f"workspace {self.workspace}"
-
     def check_root(self, *, writing: bool) -> bool:
-        """Refuse a folder that cannot hold the memories; False when there is none yet.
+        """Refuse a folder that cannot hold the memories; False when a read has nothing to read.
 
         A folder someone named must exist (a typo would otherwise start a new store there);
         Oda's own default folder may not exist yet on a fresh install: reads see no memories
@@ -59,11 +54,9 @@ class ChatSession:
         """
         root = self.store.root
         if not os.path.lexists(root):
-            if self.root_named or not writing:
-                if self.root_named:
-                    raise RootProblem(msg.ROOT_MISSING.format(root=root))
-                return False
-            return True
+            if self.root_named:
+                raise RootProblem(msg.ROOT_MISSING.format(root=root))
+            return writing  # a read finds nothing to read; a save goes ahead and creates it
         if not root.is_dir():
             raise RootProblem(msg.ROOT_NOT_FOLDER.format(root=root))
         try:
