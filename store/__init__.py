@@ -33,6 +33,7 @@ from .model import (
     Version,
     scope_label,
 )
+from .safe_io import TooLarge, Unsafe, read_head, read_regular
 from .secrets import SecretHit, SecretWarning
 from .timestamps import format_timestamp
 
@@ -58,8 +59,10 @@ __all__ = [
     "SecretHit",
     "SecretWarning",
     "StoreError",
+    "TooLarge",
     "TooLong",
     "UnknownMemory",
+    "Unsafe",
     "Version",
     "change_note",
     "entry_tokens",
@@ -67,6 +70,8 @@ __all__ = [
     "format_timestamp",
     "is_valid_id",
     "is_valid_key",
+    "read_head",
+    "read_regular",
     "scope_label",
     "write_atomic",
 ]

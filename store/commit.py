@@ -109,7 +109,10 @@ def commit(
         if seen is not None and _exchanged(staged, path):
             swapped = True
             replaced = read_limited(root, staged, limits.file_max_bytes)
-            if replaced is not None and replaced != seen:
+            if replaced is None:  # a folder, a pipe or a link was put there: leave it be
+                swapped = not _put_back(staged, path)
+                raise CouldNotChange(f"{path.name} is no longer a regular file")
+            if replaced != seen:
                 theirs = parse_bytes(replaced, limits)
                 if isinstance(theirs, FileProblem):  # put theirs back and refuse
                     swapped = not _put_back(staged, path)

@@ -20,7 +20,7 @@ from .atomic import fsync_dir, remove_durably, write_atomic, write_temp
 from .limits import Limits
 from .memoryfile import Document, Fields, parse_bytes, render_new
 from .model import Version
-from .safe_io import DELETION_META_MAX_BYTES, Unsafe, list_names, read_regular, remove_tree
+from .safe_io import DELETION_META_MAX_BYTES, TooLarge, Unsafe, list_names, read_regular, remove_tree
 from .swap import rename_new
 from .timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
 
@@ -39,7 +39,8 @@ READ_LIMITS = Limits(
 
 @dataclass(frozen=True, slots=True)
 class DeletionRecord:
-    """What ``deleted.json`` says, with the bytes kept beside it."""
+    """What ``deleted.json`` says, with the bytes kept beside it (none for a problem file:
+    those are moved back as they are, never read, however large)."""
 
     title: str
     deleted_at: datetime
@@ -203,7 +204,14 @@ def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:
     the way, is a link or not what it should be: nothing is read through it."""
     try:
         meta = json.loads(read_regular(root, hdir / DELETED_META, DELETION_META_MAX_BYTES).decode("utf-8"))
-        raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
+        if isinstance(meta, dict) and meta.get("problem") is True:
+            raw = b""
+            try:
+                read_regular(root, hdir / DELETED_BYTES, 0)  # there, and a regular file
+            except TooLarge:
+                pass
+        else:
+            raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
     except Unsafe:
         raise
     except (OSError, ValueError, RecursionError):

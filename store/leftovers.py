@@ -21,7 +21,7 @@ import re
 import time
 from pathlib import Path
 
-from . import history, safe_io
+from . import history, moves, safe_io
 from .atomic import fsync_dir
 from .commit import digest, keep_external, read_limited
 from .layout import HISTORY_DIR, history_dir, scope_dir
@@ -79,8 +79,8 @@ def sweep(root: Path, scopes: list[Scope], limits: Limits) -> None:
         recover_set(root, scope, limits)
     history_root = root / HISTORY_DIR
     for name in _names(root, root):
-        if name.startswith(".") and name.endswith(".tmp"):
-            safe_io.remove_file(root, root / name)  # the move intent's temp file
+        if name.startswith(f".{moves.INTENT}.") and name.endswith(".tmp"):
+            safe_io.remove_file(root, root / name)  # only the move intent's: others write here too
     now = time.time()
     for name in _names(root, history_root / ".index"):
         if name.startswith(".") and name.endswith(".tmp"):
@@ -88,8 +88,49 @@ def sweep(root: Path, scopes: list[Scope], limits: Limits) -> None:
     scope_folders = [history_root / "global"]
     scope_folders += [history_root / "workspaces" / key for key in _names(root, history_root / "workspaces")]
     for scope_folder in scope_folders:
-        for memory_id in _names(root, scope_folder):
-            clean_history(root, scope_folder / memory_id)
+        _clean_histories(root, scope_folder)
+
+
+def _clean_histories(root: Path, scope_folder: Path) -> None:
+    """``clean_history`` for every memory of one scope, folder by open folder (the first
+    change of a store does this for the whole root: it must stay cheap at 10,000 memories)."""
+    try:
+        scope_fd = safe_io.open_folder(root, scope_folder)
+    except OSError:
+        return
+    try:
+        for memory_id in os.listdir(scope_fd):
+            memory_fd = _open_child(memory_id, scope_fd)
+            if memory_fd is None:
+                continue
+            try:
+                _drop_temps(memory_fd)
+                versions_fd = _open_child(history.VERSIONS, memory_fd)
+                if versions_fd is not None:
+                    try:
+                        _drop_temps(versions_fd)
+                    finally:
+                        os.close(versions_fd)
+            finally:
+                os.close(memory_fd)
+    finally:
+        os.close(scope_fd)
+
+
+def _open_child(name: str, dir_fd: int) -> int | None:
+    try:
+        return os.open(name, safe_io.DIR_FLAGS, dir_fd=dir_fd)  # no link is followed
+    except OSError:
+        return None
+
+
+def _drop_temps(dir_fd: int) -> None:
+    for name in os.listdir(dir_fd):
+        if name.startswith(".") and name.endswith(".tmp"):
+            try:
+                os.unlink(name, dir_fd=dir_fd)
+            except OSError:
+                pass
 
 
 def _names(root: Path, folder: Path) -> list[str]:

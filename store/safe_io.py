@@ -76,6 +76,14 @@ def entry_reason(mode: int, shown: str, *, want_dir: bool) -> str | None:
 def relative_parts(root: Path, path: Path | str) -> tuple[str, ...]:
     """The parts of ``path`` below ``root`` (both absolute, not resolved); refused when
     ``path`` is not below it."""
+    text, base = os.fspath(path), os.fspath(root)
+    if text.startswith(base) and text[len(base) : len(base) + 1] == os.sep:
+        # The store's own paths: plain string work (pathlib costs more than the open).
+        parts = tuple(text[len(base) + 1 :].split(os.sep))
+        if "" not in parts and "." not in parts and ".." not in parts:
+            return parts
+    elif text == base:
+        return ()
     try:
         parts = Path(os.path.abspath(path)).relative_to(root).parts
     except ValueError:
@@ -187,6 +195,21 @@ def read_fd(fd: int, size: int, max_bytes: int) -> bytes:
             break
         raw += more
     return raw
+
+
+def read_head(root: Path, path: Path | str, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes from the start of the regular file ``path`` under
+    ``root``, reached without following any link (more than ``max_bytes`` means it is longer);
+    raises ``Unsafe`` (a link, not a regular file) or another ``OSError``."""
+    parts = relative_parts(root, path)
+    if not parts:
+        raise Unsafe("the memory folder is not a file", path, kind="not_regular")
+    with folder(root, Path(root, *parts[:-1])) as dir_fd:
+        fd, st = open_regular(parts[-1], dir_fd, "/".join(parts))
+        try:
+            return read_fd(fd, st.st_size, max_bytes)
+        finally:
+            os.close(fd)
 
 
 def read_regular(root: Path, path: Path | str, max_bytes: int) -> bytes:

@@ -352,3 +352,53 @@ def test_an_alias_bomb_never_reaches_the_json_output(root: Path) -> None:
     assert len(done.stdout) < 10_000
     [memory] = json.loads(done.stdout)["memories"]
     assert memory["id"] == "0000bbbb" and memory["extra"] == {"y": [1, 2], "z": [[1, 2], [1, 2]]}
+
+
+def test_a_folder_or_file_swapped_for_a_link_while_reading_is_never_gone_through(
+    tmp_path: Path, stress: int
+) -> None:
+    """Another program keeps swapping ``global/`` and one memory file for links out of the
+    root while the store reads: no text from outside is ever seen."""
+    root = tmp_path / "oda"
+    s = MemoryStore(root)
+    inside = s.create(GLOBAL, "Inside", "inside text")
+    outside = tmp_path / "outside"
+    write_raw(outside / f"{inside.id}.md", memory_file(title="Outside", text="outside text"))
+    write_raw(outside / "0000ffff.md", memory_file(title="Outside", text="outside text"))
+    outside_file = write_raw(tmp_path / "outside.md", memory_file(title="Outside", text="outside text"))
+    folder, real, file = root / "global", root / "global.real", inside.path
+    stop = threading.Event()
+    swaps = [0]
+
+    def swapper() -> None:
+        while not stop.is_set():
+            os.rename(folder, real)
+            os.symlink(outside, folder)
+            os.unlink(folder)
+            os.rename(real, folder)
+            os.rename(file, file.with_suffix(".bak"))
+            os.symlink(outside_file, file)
+            os.unlink(file)
+            os.rename(file.with_suffix(".bak"), file)
+            swaps[0] += 1
+
+    worker = threading.Thread(target=swapper, daemon=True)
+    worker.start()
+    seen: set[str] = set()
+    reads = 0
+    try:
+        # Wait for evidence that both sides really interleaved, not for a time.
+        while reads < 300 * stress or swaps[0] < 100 * stress:
+            assert worker.is_alive()
+            fresh = MemoryStore(root) if reads % 10 == 0 else s
+            try:
+                fresh.refresh([file]) if reads % 2 else fresh.refresh()
+                seen |= {m.title for m in fresh.memories(GLOBAL)} | {m.text for m in fresh.memories(GLOBAL)}
+            except OSError:
+                pass  # a folder missing for an instant is the other program's doing
+            reads += 1
+    finally:
+        stop.set()
+        worker.join(HANG_GUARD)
+    assert "Outside" not in seen and "outside text" not in seen
+    assert "Inside" in seen

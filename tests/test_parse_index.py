@@ -49,7 +49,7 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         reads.append(path)
         return real(path, limits, dir_fd)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("store.memory_store.read_file", counting)
+    monkeypatch.setattr("store.disk_sync.read_file", counting)
     return reads
 
 

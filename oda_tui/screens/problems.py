@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from store import scope_label
+from store import read_head, scope_label
 from store.atomic import write_atomic
 
 from ..external_editor import open_in_editor
@@ -166,8 +166,8 @@ class ProblemsScreen(Screen[None]):
     def read_file(self, path: Path, line: int | None) -> None:
         """Read a file's raw bytes for display (never parsed, never markup)."""
         try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_EDIT_BYTES + 1)
+            # Only a regular file inside the store, no link followed, never a wait on a pipe.
+            data = read_head(self.oda.store.root, path, MAX_EDIT_BYTES)
         except OSError as exc:
             self.post_message(self.FileRead(path, f"(could not read: {exc.strerror})", False, None))
             return
@@ -207,7 +207,7 @@ class ProblemsScreen(Screen[None]):
     def write_file(self, path: Path, text: str) -> None:
         """Write the fixed file and let the store re-read it."""
         try:
-            write_atomic(path, text.encode("utf-8"))
+            write_atomic(path, text.encode("utf-8"), root=self.oda.store.root)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify,
