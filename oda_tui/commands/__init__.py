@@ -19,6 +19,7 @@ MODULES = {
     "history": "history",
     "context": "context",
     "export": "export",
+    "mcp": "mcp",
 }
 NAMES = frozenset(MODULES)
 
