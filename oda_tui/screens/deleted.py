@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -19,15 +16,13 @@ from store.model import Deleted
 from ..dialogs import ConfirmDialog
 from ..format import full_moment
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 
-class DeletedScreen(PersonKeys, Screen[None]):
+class DeletedScreen(SubScreen):
     """Deleted memories of every scope, newest first within each scope."""
 
     CSS_PATH = "deleted.tcss"
@@ -44,10 +39,6 @@ class DeletedScreen(PersonKeys, Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.entries: list[Deleted] = []
-
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -68,8 +59,8 @@ class DeletedScreen(PersonKeys, Screen[None]):
         """Read the deleted memories of every scope."""
         entries: list[Deleted] = []
         errors: list[str] = []
-        with self.oda.store_lock:
-            store = self.oda.store
+        with self.session.lock:
+            store = self.session.store
             for scope in [None, *store.workspaces()]:
                 try:
                     entries.extend(store.deleted(scope))
@@ -129,10 +120,9 @@ class DeletedScreen(PersonKeys, Screen[None]):
         entry = self._selected()
         if entry is None:
             return
-        self.oda.main_screen.run_op(
-            "restore_deleted",
+        self.run_change(
             lambda store: store.restore_deleted(entry.scope, entry.id),
-            {"done": f"Restored “{clean_line(entry.title)}”.", "after": self.load},
+            f"Restored “{clean_line(entry.title)}”.",
         )
 
     def action_purge(self) -> None:
@@ -143,10 +133,9 @@ class DeletedScreen(PersonKeys, Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.oda.main_screen.run_op(
-                    "purge",
+                self.run_change(
                     lambda store: store.purge_deleted(entry.scope, entry.id),
-                    {"done": f"Purged “{clean_line(entry.title)}”.", "after": self.load},
+                    f"Purged “{clean_line(entry.title)}”.",
                 )
 
         self.app.push_screen(
@@ -159,7 +148,3 @@ class DeletedScreen(PersonKeys, Screen[None]):
             ),
             answered,
         )
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -21,12 +19,10 @@ from store.atomic import write_atomic
 
 from ..external_editor import open_in_editor
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 #: Files larger than this are shown cut short and cannot be edited in place.
 MAX_EDIT_BYTES = 1024 * 1024
@@ -46,7 +42,7 @@ class Entry:
     line: int | None = None
 
 
-class ProblemsScreen(PersonKeys, Screen[None]):
+class ProblemsScreen(SubScreen):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
@@ -75,10 +71,6 @@ class ProblemsScreen(PersonKeys, Screen[None]):
         self.shown: Path | None = None
         self._loaded_text = ""
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="problems-body"):
@@ -96,8 +88,8 @@ class ProblemsScreen(PersonKeys, Screen[None]):
     @work(thread=True, group="problems", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the problems, ignored entries and settings problems."""
-        with self.oda.store_lock:
-            store = self.oda.store
+        with self.session.lock:
+            store = self.session.store
             entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
             entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
             entries += [Entry("settings", m) for m in store.settings_problems()]
@@ -108,7 +100,7 @@ class ProblemsScreen(PersonKeys, Screen[None]):
 
     def _relative(self, path: Path) -> str:
         try:
-            return str(path.relative_to(self.oda.store.root))
+            return str(path.relative_to(self.session.store.root))
         except ValueError:
             return str(path)
 
@@ -151,7 +143,7 @@ class ProblemsScreen(PersonKeys, Screen[None]):
         scope = f" in {scope_label(entry.scope)}" if entry.kind in ("problem", "secret") else ""
         note = f"\n{WARNING_NOTE}" if entry.kind == "secret" else ""
         head.update(f"{clean_line(where)}{scope}{line}\n{clean_line(entry.message)}{note}")
-        path = entry.path if entry.path else self.oda.store.root / "settings.yaml"
+        path = entry.path if entry.path else self.session.store.root / "settings.yaml"
         if entry.kind == "ignored" and entry.path is not None and entry.path.is_dir():
             self.shown = None
             self._set_raw("", editable=False)
@@ -226,11 +218,4 @@ class ProblemsScreen(PersonKeys, Screen[None]):
         self._after_change(path, None)
 
     def _after_change(self, path: Path, done: str | None) -> None:
-        context: dict[str, Any] = {"after": self.load}
-        if done:
-            context["done"] = done
-        self.oda.main_screen.run_op("refresh_file", lambda store: store.refresh([path]), context)
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(lambda store: store.refresh([path]), done)

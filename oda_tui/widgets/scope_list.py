@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 from store.model import Scope
 
 from ..safe import clean_line
-from ..snapshot import ScopeSummary
+from ..session.snapshot import ScopeSummary
 
 # Not a valid workspace key (keys start with a letter or digit), so it cannot clash.
 GLOBAL_OPTION_ID = ":global"
