@@ -46,7 +46,9 @@ Bare().run()
 """
 
 # Escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \\), and two-byte ones.
-_ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_()][0-9A-Za-z]?")
+_ESCAPES = re.compile(
+    rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_()][0-9A-Za-z]?"
+)
 
 
 class NotMeasured(Exception):
