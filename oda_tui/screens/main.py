@@ -25,7 +25,7 @@ from ..dialogs.conflict import Choice
 from ..dialogs.scope_picker import ScopePicker
 from ..external_editor import open_in_editor
 from ..review_state import carry_mark
-from ..safe import clean_block, clean_line
+from ..safe import clean_line
 from ..secret_check import SecretFound, change_checked, create_checked
 from ..snapshot import Snapshot, take_snapshot
 from ..widgets.chat_preview import ChatPreview
@@ -530,8 +530,8 @@ class MainScreen(HygieneMarks, Screen[None]):
             return
         base = self.editor.memory
         assert base is not None
-        new_title = message.title if message.title != clean_line(base.title) else None
-        new_text = message.text if message.text != clean_block(base.text) else None
+        new_title = message.title if message.title != base.title else None
+        new_text = message.text if message.text != base.text else None
         memory_id = message.memory_id
         context["save"] = lambda store, allow: change_checked(
             store, scope, memory_id, title=new_title, text=new_text, allow_secret=allow
@@ -559,6 +559,10 @@ class MainScreen(HygieneMarks, Screen[None]):
     @on(MemoryEditor.ToggleRequested)
     def _toggle_requested(self, message: MemoryEditor.ToggleRequested) -> None:
         self._set_enabled(message.scope, message.memory_id, message.enabled)
+
+    @on(MemoryEditor.FrontmatterWritten)
+    def _frontmatter_written(self, message: MemoryEditor.FrontmatterWritten) -> None:
+        self.run_op("frontmatter", lambda store: None, {})  # the store has it: paint it
 
     @on(MemoryEditor.DirtyChanged)
     def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
