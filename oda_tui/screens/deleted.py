@@ -26,8 +26,16 @@ if TYPE_CHECKING:
     from ..app import OdaApp
 
 
+def when(entry: Deleted) -> str:
+    """When it went: the deletion, or for a file removed outside the app, its newest version."""
+    if entry.outside:
+        return f"removed outside the app (newest version {full_moment(entry.deleted_at)})"
+    return f"deleted {full_moment(entry.deleted_at)}"
+
+
 class DeletedScreen(Screen[None]):
-    """Deleted memories of every scope, newest first within each scope."""
+    """Deleted memories of every scope, newest first; files removed outside the app whose
+    versions remain are listed too."""
 
     CSS_PATH = "deleted.tcss"
     BINDINGS = [
@@ -78,6 +86,7 @@ class DeletedScreen(Screen[None]):
                     entries.extend(store.deleted(scope))
                 except StoreError as exc:
                     errors.append(str(exc))
+        entries.sort(key=lambda d: (d.deleted_at, d.id), reverse=True)
         self.post_message(self.Loaded(entries, errors))
 
     def on_deleted_screen_loaded(self, message: Loaded) -> None:
@@ -93,7 +102,7 @@ class DeletedScreen(Screen[None]):
             if entry.problem:
                 prompt.append("  (a problem file)", style="yellow")
             prompt.append("\n")
-            prompt.append(f"{scope_label(entry.scope)} · deleted {full_moment(entry.deleted_at)}")
+            prompt.append(f"{scope_label(entry.scope)} · {when(entry)}")
             option_list.add_option(Option(prompt))
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
@@ -114,8 +123,8 @@ class DeletedScreen(Screen[None]):
 
     def _show(self, entry: Deleted) -> None:
         self.query_one("#deleted-head", Static).update(
-            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, "
-            f"deleted {full_moment(entry.deleted_at)}. Its last text:"
+            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, {when(entry)}. "
+            + ("Its newest version, which r restores:" if entry.outside else "Its last text:")
         )
         self.query_one("#deleted-text", Static).update(
             clean_block(entry.text) if entry.text else "(a problem file: no readable text)"

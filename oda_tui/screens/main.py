@@ -27,7 +27,7 @@ from ..external_editor import open_in_editor
 from ..review_state import carry_mark
 from ..safe import clean_line
 from ..secret_check import SecretFound, change_checked, create_checked
-from ..snapshot import Snapshot, take_snapshot
+from ..snapshot import Snapshot, empty_scope_hint, take_snapshot
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
 from ..widgets.key_footer import KeyFooter
@@ -336,13 +336,17 @@ class MainScreen(HygieneMarks, Screen[None]):
         if not visible:
             if self.filter_words:
                 empty.update("No memory matches the filter. Press Escape to clear it.")
-            elif self.snapshot is not None and not any(self.snapshot.memories.values()):
+            elif (
+                self.snapshot is not None
+                and not any(self.snapshot.memories.values())
+                and not self.snapshot.problems
+            ):
                 empty.update(
                     "There are no memories yet. Press n to add the first one: "
                     "give it a title and a text, then press Ctrl+S to save."
                 )
             else:
-                empty.update(f"No memories in {label} yet. Press n to add one.")
+                empty.update(empty_scope_hint(self.snapshot, self.scope))
         self.query_one("#list-pane").set_class(not visible, "-empty")
 
     def _update_meter(self) -> None:
@@ -448,7 +452,7 @@ class MainScreen(HygieneMarks, Screen[None]):
             if self.snapshot.memories.get(self.scope):
                 hint = "No memory matches the filter."
             else:
-                hint = f"No memory in {scope_label(self.scope)} yet. Press n to add one."
+                hint = empty_scope_hint(self.snapshot, self.scope)
             self.editor.clear(hint)
 
     def _guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None:

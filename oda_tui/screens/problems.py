@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from store import scope_label
 from store.atomic import write_atomic
 
+from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
@@ -52,6 +53,7 @@ class ProblemsScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save file", id="problems.save"),
         Binding("e", "external", "Open in $EDITOR", id="problems.editor"),
+        Binding("d,delete", "delete", "Delete file", id="problems.delete"),
         Binding("escape", "close", "Back", id="problems.close"),
     ]
 
@@ -146,6 +148,10 @@ class ProblemsScreen(Screen[None]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.entries):
             self._select(self.entries[event.option_index])
+        self.refresh_bindings()
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
 
     def _select(self, entry: Entry) -> None:
         head = self.query_one("#problem-head", Static)
@@ -233,6 +239,45 @@ class ProblemsScreen(Screen[None]):
         if done:
             context["done"] = done
         self.oda.main_screen.run_op("refresh_file", lambda store: store.refresh([path]), context)
+
+    def _selected_problem(self) -> Entry | None:
+        index = self.query_one("#problem-list", OptionList).highlighted
+        if index is None or index >= len(self.entries):
+            return None
+        entry = self.entries[index]
+        return entry if entry.kind == "problem" and entry.path is not None else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "delete":
+            # Only a problem file can be deleted here; typing in the file is not a key.
+            return self._selected_problem() is not None and not self.query_one("#problem-raw").has_focus
+        return True
+
+    def action_delete(self) -> None:
+        """Delete the problem file, after a confirmation; its bytes wait under Recently deleted."""
+        entry = self._selected_problem()
+        if entry is None or entry.path is None:
+            return
+        path, scope = entry.path, entry.scope
+        name = clean_line(self._relative(path))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.oda.main_screen.run_op(
+                    "delete_problem",
+                    lambda store: store.delete(scope, path.stem),
+                    {"done": f"Deleted {name}. Its bytes wait under Recently deleted.", "after": self.load},
+                )
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete the problem file {name}?",
+                yes="Delete",
+                no="Cancel",
+                detail="Its exact bytes wait under Recently deleted (x), where you can restore them.",
+            ),
+            answered,
+        )
 
     def action_close(self) -> None:
         """Back to the main screen."""
