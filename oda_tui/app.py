@@ -8,12 +8,13 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding
 
 from store import MemoryStore
 
 from .dialogs import ConfirmDialog
 from .keymap import load_keymap
+from .keys.actions import Place
+from .keys.bindings import bindings
 from .palette import OdaCommands
 from .safe import clean_line
 from .screens import MainScreen
@@ -28,9 +29,7 @@ class OdaApp(App[None]):
     CSS_PATH = ["oda.tcss", "screens/main.tcss"]
     TITLE = "Oda memory"
     COMMANDS = App.COMMANDS | {OdaCommands}
-    BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
-    ]
+    BINDINGS = bindings(Place.APP)
 
     def __init__(self, root: Path, workspace: str | None = None, *, watch: bool = True) -> None:
         super().__init__()
@@ -42,6 +41,11 @@ class OdaApp(App[None]):
         self.watcher: DiskWatcher | None = DiskWatcher(self.root, self) if watch else None
         self.sub_title = clean_line(str(self.root))
         self._themes_ready = False
+        # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
+        loaded = load_keymap()
+        if loaded.keymap:
+            self.set_keymap(loaded.keymap)
+        self._keymap_problems = loaded.problems
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)
@@ -61,10 +65,7 @@ class OdaApp(App[None]):
             self._watch()
 
     def _load_keymap(self) -> None:
-        loaded = load_keymap()
-        if loaded.keymap:
-            self.set_keymap(loaded.keymap)
-        for problem in loaded.problems:
+        for problem in self._keymap_problems:
             self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
 
     def _load_themes(self) -> None:

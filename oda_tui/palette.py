@@ -1,4 +1,5 @@
-"""Command palette (Ctrl+P): every action of the main screen, and a jump to any memory by title."""
+"""Command palette (Ctrl+P): the registry's actions of the main screen, every scope, and a jump
+to any memory by title."""
 
 from __future__ import annotations
 
@@ -11,31 +12,11 @@ from textual.command import DiscoveryHit, Hit, Provider
 
 from store import scope_label
 
+from .keys.bindings import palette_actions
 from .safe import clean_line
 
 if TYPE_CHECKING:
     from .app import OdaApp
-
-# Palette help text is parsed as markup by Textual, so it never quotes user text.
-ACTIONS: list[tuple[str, str, str]] = [
-    ("New memory", "new_memory", "Start a new memory in the selected scope"),
-    ("Turn the memory on or off", "toggle", "Turned off memories are not sent to chats"),
-    ("Delete the memory", "delete", "It waits under Recently deleted"),
-    ("Filter the memory list", "filter", "By title and text, as you type"),
-    ("Show the chat preview", "preview", "Exactly what a chat receives"),
-    ("Show the history of the memory", "history", "Every version, restore and undo"),
-    ("Copy the memory to another scope", "copy_to", "Global or a workspace"),
-    ("Move the memory to another scope", "move_to", "With its history; Global or a workspace"),
-    ("Duplicates", "duplicates", "Keep one, turn off or delete the others; similar ones too"),
-    ("Review what the agent saved", "review", "Accept, edit, turn off or delete, with the diff"),
-    ("Recently deleted", "deleted", "Restore or purge deleted memories"),
-    ("Problem files", "problems", "Files that are not used, and why"),
-    ("Open the memory in $EDITOR", "external_editor", "Your own editor; read again on return"),
-    ("Save the memory", "save", "Save the edits in the editor"),
-    ("Revert the edits", "revert", "Back to the text on disk"),
-    ("Help: every key of the app", "help", "Also ? and F1"),
-    ("Quit", "quit", "Asks first when there are unsaved edits"),
-]
 
 
 def safe_prompt(text: str, offsets: tuple[int, ...] | list[int] = ()) -> Text:
@@ -60,7 +41,7 @@ class OdaCommands(Provider):
         except LookupError:
             return []
         commands: list[tuple[str, Callable[[], object], str]] = [
-            (name, partial(screen.run_action, action), help_text) for name, action, help_text in ACTIONS
+            (a.palette or a.label, partial(screen.run_action, a.action), a.hint) for a in palette_actions()
         ]
         snapshot = screen.snapshot
         if snapshot is not None:
@@ -83,10 +64,11 @@ class OdaCommands(Provider):
         return commands
 
     async def discover(self) -> AsyncIterator[DiscoveryHit]:
-        for name, action, help_text in ACTIONS:
-            screen = self.oda.main_screen
+        screen = self.oda.main_screen
+        for action in palette_actions():
+            name = action.palette or action.label
             yield DiscoveryHit(
-                safe_prompt(name), partial(screen.run_action, action), text=name, help=help_text
+                safe_prompt(name), partial(screen.run_action, action.action), text=name, help=action.hint
             )
 
     async def search(self, query: str) -> AsyncIterator[Hit]:

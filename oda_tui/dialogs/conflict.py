@@ -5,24 +5,22 @@ from __future__ import annotations
 from typing import Literal
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_line
 
 Choice = Literal["theirs", "mine"]
 
 
-class ConflictDialog(ModalScreen[Choice]):
+class ConflictDialog(PersonKeys, ModalScreen[Choice]):
     """Offer "Reload theirs" or "Keep mine"; dismisses with "theirs" or "mine"."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [
-        Binding("r", "choose('theirs')", "Reload theirs", id="conflict.theirs"),
-        Binding("k,escape", "choose('mine')", "Keep mine", id="conflict.mine"),
-    ]
+    BINDINGS = bindings(Place.CONFLICT)
 
     def __init__(self, title: str) -> None:
         super().__init__()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
@@ -13,17 +12,19 @@ from textual.widgets.option_list import Option
 from store import scope_label
 from store.model import Scope
 
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_line
 
 # Not a valid workspace key, so it cannot clash with one.
 GLOBAL_ID = ":global"
 
 
-class ScopePicker(ModalScreen[tuple[Scope] | None]):
+class ScopePicker(PersonKeys, ModalScreen[tuple[Scope] | None]):
     """Dismisses with ``(scope,)`` for the chosen scope, or None when cancelled."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="picker.cancel")]
+    BINDINGS = bindings(Place.PICKER)
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -19,6 +18,8 @@ from store.model import Deleted
 
 from ..dialogs import ConfirmDialog
 from ..format import full_moment
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 
@@ -33,16 +34,12 @@ def when(entry: Deleted) -> str:
     return f"deleted {full_moment(entry.deleted_at)}"
 
 
-class DeletedScreen(Screen[None]):
+class DeletedScreen(PersonKeys, Screen[None]):
     """Deleted memories of every scope, newest first; files removed outside the app whose
     versions remain are listed too."""
 
     CSS_PATH = "deleted.tcss"
-    BINDINGS = [
-        Binding("r", "restore", "Restore", id="deleted.restore"),
-        Binding("x,delete", "purge", "Purge for good", id="deleted.purge"),
-        Binding("escape,q", "close", "Back", id="deleted.close"),
-    ]
+    BINDINGS = bindings(Place.DELETED)
 
     class Loaded(Message):
         """The deleted memories, read from the store."""

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -19,6 +18,8 @@ from store import scope_label
 
 from ..dialogs import ConfirmDialog
 from ..hygiene import Group, read_groups
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from ..words import on_off
@@ -39,15 +40,11 @@ SIMILAR_NOTE = (
 )
 
 
-class DuplicatesScreen(Screen[None]):
+class DuplicatesScreen(PersonKeys, Screen[None]):
     """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
 
     CSS_PATH = "duplicates.tcss"
-    BINDINGS = [
-        Binding("k", "keep", "Keep, turn others off", id="duplicates.keep"),
-        Binding("d,delete", "delete_others", "Delete others", id="duplicates.delete"),
-        Binding("escape,q", "close", "Back", id="duplicates.close"),
-    ]
+    BINDINGS = bindings(Place.DUPLICATES)
 
     class Loaded(Message):
         """The groups, read from the store."""

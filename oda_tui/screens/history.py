@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -19,6 +18,8 @@ from store.model import Memory, Scope, Version
 
 from ..diffing import word_diff
 from ..format import full_moment
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from ..words import source_words
@@ -27,15 +28,11 @@ if TYPE_CHECKING:
     from ..app import OdaApp
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(PersonKeys, Screen[None]):
     """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
 
     CSS_PATH = "history.tcss"
-    BINDINGS = [
-        Binding("r", "restore", "Restore version", id="history.restore"),
-        Binding("u", "undo", "Undo chat change", id="history.undo"),
-        Binding("escape,q,h", "close", "Back", id="history.close"),
-    ]
+    BINDINGS = bindings(Place.HISTORY)
 
     class Loaded(Message):
         """Versions read from the store (or an error)."""

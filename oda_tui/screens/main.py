@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 
 from store import MemoryStore, StoreError, scope_label
 from store.model import ChatMemory, Memory, Scope
@@ -24,6 +23,8 @@ from ..dialogs import ConfirmDialog, ConflictDialog, SecretDialog
 from ..dialogs.conflict import Choice
 from ..dialogs.scope_picker import ScopePicker
 from ..external_editor import open_in_editor
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..review_state import carry_mark
 from ..safe import clean_line
 from ..secret_check import SecretFound, change_checked, create_checked
@@ -36,7 +37,7 @@ from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
 from .deleted import DeletedScreen
 from .duplicates import DuplicatesScreen
-from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
+from .help import HelpScreen
 from .history import HistoryScreen
 from .hygiene_marks import HygieneMarks
 from .messages import OpFinished, PreviewRead, StoreRead
@@ -46,23 +47,8 @@ from .review import ReviewScreen
 if TYPE_CHECKING:
     from ..app import OdaApp
 
-# Single-letter keys are hidden (and inert) while a text field has the focus.
-LETTER_ACTIONS = {
-    "new_memory",
-    "toggle",
-    "delete",
-    "filter",
-    "preview",
-    "quit",
-    "history",
-    "deleted",
-    "problems",
-    "external_editor",
-    "copy_to",
-    "move_to",
-    "duplicates",
-    "review",
-}
+#: The help's tables on the main screen, in order.
+MAIN_HELP = (Place.MAIN, Place.APP, Place.LIST, Place.EDITOR, Place.DIALOG, Place.CONFLICT, Place.PICKER)
 
 
 def matches(memory: Memory, words: list[str]) -> bool:
@@ -71,32 +57,13 @@ def matches(memory: Memory, words: list[str]) -> bool:
     return all(word in haystack for word in words)
 
 
-class MainScreen(HygieneMarks, Screen[None]):
+class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
     """Browse and edit every memory, live with the disk."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     AUTO_FOCUS = "#memories"
 
-    BINDINGS = [
-        Binding("n", "new_memory", "New", id="memory.new"),
-        Binding("t", "toggle", "On/off", id="memory.toggle"),
-        Binding("d,delete", "delete", "Delete", id="memory.delete"),
-        Binding("slash", "filter", "Filter", id="list.filter"),
-        Binding("p", "preview", "Preview", id="view.preview"),
-        Binding("ctrl+s", "save", "Save", id="editor.save"),
-        Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
-        Binding("escape", "back", "Back", id="view.back"),
-        Binding("h", "history", "History", id="memory.history"),
-        Binding("c", "copy_to", "Copy to…", show=False, id="memory.copy"),
-        Binding("m", "move_to", "Move to…", show=False, id="memory.move"),
-        Binding("D", "duplicates", "Duplicates", show=False, id="view.duplicates"),
-        Binding("r", "review", "Review what the agent saved", show=False, id="view.review"),
-        Binding("x", "deleted", "Recently deleted", show=False, id="view.deleted"),
-        Binding("exclamation_mark", "problems", "Problems", show=False, id="view.problems"),
-        Binding("e", "external_editor", "Open in $EDITOR", show=False, id="memory.editor"),
-        Binding("question_mark,f1", "help", "Help", id="app.help"),
-        Binding("q", "quit", "Quit", id="app.quit_key"),
-    ]
+    BINDINGS = bindings(Place.MAIN)
 
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
@@ -631,10 +598,9 @@ class MainScreen(HygieneMarks, Screen[None]):
     # -- actions --------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A printable key is not even offered while a text field has the focus: the field
+        # consumes it (see keys.bindings); every other key keeps working there.
         focused = self.focused
-        typing = isinstance(focused, Input | TextArea)
-        if action in LETTER_ACTIONS and typing:
-            return False
         if action in ("save", "revert"):
             # Shown only while there is something to save, so the Footer fits 80 columns.
             return self.editor.is_dirty or (self.editor.is_new and self._in_detail(focused))
@@ -906,14 +872,7 @@ class MainScreen(HygieneMarks, Screen[None]):
 
     def action_help(self) -> None:
         """Show every key."""
-        display = self.app.get_key_display
-        sections = [
-            ("Everywhere on the main screen", binding_rows([self, self.app], display)),
-            ("In the memory list", binding_rows([self.table], display)),
-            ("In the editor", list(EDITOR_KEYS)),
-            ("In dialogs", list(DIALOG_KEYS)),
-        ]
-        self.app.push_screen(HelpScreen(sections))
+        self.app.push_screen(HelpScreen.of(self.app, MAIN_HELP))
 
     async def action_quit(self) -> None:
         """Quit, after asking when there are unsaved edits."""

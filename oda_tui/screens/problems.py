@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -22,6 +21,8 @@ from store.atomic import write_atomic
 
 from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 
@@ -46,16 +47,11 @@ class Entry:
     line: int | None = None
 
 
-class ProblemsScreen(Screen[None]):
+class ProblemsScreen(PersonKeys, Screen[None]):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save file", id="problems.save"),
-        Binding("e", "external", "Open in $EDITOR", id="problems.editor"),
-        Binding("d,delete", "delete", "Delete file", id="problems.delete"),
-        Binding("escape", "close", "Back", id="problems.close"),
-    ]
+    BINDINGS = bindings(Place.PROBLEMS)
 
     class Loaded(Message):
         """The entries, and the raw content of the selected file."""

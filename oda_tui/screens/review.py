@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -20,6 +19,8 @@ from store import scope_label
 from ..dialogs import ConfirmDialog
 from ..diffing import word_diff
 from ..format import full_moment
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
@@ -35,17 +36,11 @@ def what_happened(item: ReviewItem) -> str:
     return "created by a chat" if item.created_by_agent else "changed by a chat"
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(PersonKeys, Screen[None]):
     """Memories saved by the agent that a chat created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
-    BINDINGS = [
-        Binding("a", "accept", "Accept", id="review.accept"),
-        Binding("e", "edit", "Edit", id="review.edit"),
-        Binding("t", "turn_off", "Turn off", id="review.off"),
-        Binding("d,delete", "delete", "Delete", id="review.delete"),
-        Binding("escape,q", "close", "Back", id="review.close"),
-    ]
+    BINDINGS = bindings(Place.REVIEW)
 
     class Loaded(Message):
         """The memories waiting for review (or an error)."""

@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Label, Static, Switch, TextArea
@@ -16,6 +15,8 @@ from store import scope_label
 from store.model import Memory, Scope
 
 from ..format import count, full_moment
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line, restore_controls
 from ..words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
@@ -25,13 +26,11 @@ from .frontmatter_view import FrontmatterView
 Check = Callable[[str], str | None]
 
 
-class MemoryEditor(FrontmatterEditing, Vertical):
+class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     """Edits one memory (or a new one); the screen does the saving (the frontmatter view saves
     its block itself, through the store)."""
 
-    BINDINGS = [
-        Binding("f2", "frontmatter", "Frontmatter as YAML", id="editor.frontmatter"),
-    ]
+    BINDINGS = bindings(Place.EDITOR)
 
     class SaveRequested(Message):
         """Save these values: a change when ``memory_id`` is set, else a new memory."""

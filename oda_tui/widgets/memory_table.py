@@ -13,7 +13,6 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -25,6 +24,8 @@ from store.model import Memory
 
 from ..format import count, local_moment
 from ..glyphs import glyph
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
 from ..safe import plain
 from ..words import saved_by
 
@@ -82,7 +83,7 @@ def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
     )
 
 
-class MemoryTable(ScrollView, can_focus=True):
+class MemoryTable(PersonKeys, ScrollView, can_focus=True):
     """One row per memory, a header line, and a row cursor."""
 
     COMPONENT_CLASSES = {
@@ -92,15 +93,7 @@ class MemoryTable(ScrollView, can_focus=True):
         "memory-table--zebra",
     }
 
-    BINDINGS = [
-        Binding("enter", "choose", "Edit", id="memory.edit"),
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-    ]
+    BINDINGS = bindings(Place.LIST)
 
     cursor_row: reactive[int] = reactive(0, always_update=False, repaint=False)
 
