@@ -26,6 +26,7 @@ class Place(Enum):
     PROBLEMS = "In Problems"
     DUPLICATES = "In Duplicates"
     REVIEW = "In Review"
+    SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
     HELP = "In this help"
     DIALOG = "In dialogs"
     CONFLICT = "When a memory changed on disk"
@@ -123,6 +124,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("review.off", "turn_off", "Turn off", "t", Place.REVIEW),
     Action("review.delete", "delete", "Delete", "d,delete", Place.REVIEW),
     Action("review.close", "close", "Back", "escape,q", Place.REVIEW),
+    Action("screen.help", "help", "Help", "question_mark,f1", Place.SCREENS),
     Action("help.close", "dismiss", "Close help", "escape,q,question_mark,f1", Place.HELP),
     # Dialogs.
     Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),

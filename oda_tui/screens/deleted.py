@@ -9,7 +9,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -22,6 +21,7 @@ from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from .screen_help import ScreenHelp
 
 if TYPE_CHECKING:
     from ..app import OdaApp
@@ -34,12 +34,13 @@ def when(entry: Deleted) -> str:
     return f"deleted {full_moment(entry.deleted_at)}"
 
 
-class DeletedScreen(PersonKeys, Screen[None]):
+class DeletedScreen(PersonKeys, ScreenHelp):
     """Deleted memories of every scope, newest first; files removed outside the app whose
     versions remain are listed too."""
 
     CSS_PATH = "deleted.tcss"
-    BINDINGS = bindings(Place.DELETED)
+    BINDINGS = bindings(Place.DELETED) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.DELETED
 
     class Loaded(Message):
         """The deleted memories, read from the store."""

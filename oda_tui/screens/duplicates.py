@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -23,6 +22,7 @@ from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from ..words import on_off
+from .screen_help import ScreenHelp
 
 if TYPE_CHECKING:
     from store import MemoryStore
@@ -40,11 +40,12 @@ SIMILAR_NOTE = (
 )
 
 
-class DuplicatesScreen(PersonKeys, Screen[None]):
+class DuplicatesScreen(PersonKeys, ScreenHelp):
     """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
 
     CSS_PATH = "duplicates.tcss"
-    BINDINGS = bindings(Place.DUPLICATES)
+    BINDINGS = bindings(Place.DUPLICATES) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.DUPLICATES
 
     class Loaded(Message):
         """The groups, read from the store."""

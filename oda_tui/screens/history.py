@@ -9,7 +9,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -23,16 +22,18 @@ from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from ..words import source_words
+from .screen_help import ScreenHelp
 
 if TYPE_CHECKING:
     from ..app import OdaApp
 
 
-class HistoryScreen(PersonKeys, Screen[None]):
+class HistoryScreen(PersonKeys, ScreenHelp):
     """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
 
     CSS_PATH = "history.tcss"
-    BINDINGS = bindings(Place.HISTORY)
+    BINDINGS = bindings(Place.HISTORY) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.HISTORY
 
     class Loaded(Message):
         """Versions read from the store (or an error)."""

@@ -48,7 +48,21 @@ if TYPE_CHECKING:
     from ..app import OdaApp
 
 #: The help's tables on the main screen, in order.
-MAIN_HELP = (Place.MAIN, Place.APP, Place.LIST, Place.EDITOR, Place.DIALOG, Place.CONFLICT, Place.PICKER)
+MAIN_HELP = (
+    Place.MAIN,
+    Place.APP,
+    Place.LIST,
+    Place.EDITOR,
+    Place.HISTORY,
+    Place.DELETED,
+    Place.PROBLEMS,
+    Place.DUPLICATES,
+    Place.REVIEW,
+    Place.SCREENS,
+    Place.DIALOG,
+    Place.CONFLICT,
+    Place.PICKER,
+)
 
 
 def matches(memory: Memory, words: list[str]) -> bool:

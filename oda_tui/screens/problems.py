@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
@@ -25,6 +24,7 @@ from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from .screen_help import ScreenHelp
 
 if TYPE_CHECKING:
     from ..app import OdaApp
@@ -47,11 +47,12 @@ class Entry:
     line: int | None = None
 
 
-class ProblemsScreen(PersonKeys, Screen[None]):
+class ProblemsScreen(PersonKeys, ScreenHelp):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
-    BINDINGS = bindings(Place.PROBLEMS)
+    BINDINGS = bindings(Place.PROBLEMS) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.PROBLEMS
 
     class Loaded(Message):
         """The entries, and the raw content of the selected file."""

@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,6 +23,7 @@ from ..keys.bindings import PersonKeys, bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from .screen_help import ScreenHelp
 
 if TYPE_CHECKING:
     from store import MemoryStore
@@ -36,11 +36,12 @@ def what_happened(item: ReviewItem) -> str:
     return "created by a chat" if item.created_by_agent else "changed by a chat"
 
 
-class ReviewScreen(PersonKeys, Screen[None]):
+class ReviewScreen(PersonKeys, ScreenHelp):
     """Memories saved by the agent that a chat created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
-    BINDINGS = bindings(Place.REVIEW)
+    BINDINGS = bindings(Place.REVIEW) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.REVIEW
 
     class Loaded(Message):
         """The memories waiting for review (or an error)."""
