@@ -8,15 +8,48 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Provider
 
 from store import scope_label
 
-from .keys.bindings import palette_actions
+from .keys.actions import Action
+from .keys.bindings import current_keys, palette_actions
 from .safe import clean_line
 
 if TYPE_CHECKING:
     from .app import OdaApp
+
+
+def word_match(query: str, candidate: str) -> tuple[float, list[int]] | None:
+    """How well ``candidate`` matches: every word of the query must occur in it as written
+    (any case), best at the start of a word; None when one does not.
+
+    Tighter than a fuzzy match, where "theme" matched "Turn tHE MEmory on or off".
+    """
+    words = query.casefold().split()
+    if not words:
+        return None
+    haystack = candidate.casefold()
+    offsets: list[int] = []
+    score = 0.0
+    for word in words:
+        at = -1
+        start = 0
+        while (found := haystack.find(word, start)) >= 0:
+            if found == 0 or not haystack[found - 1].isalnum():
+                at = found
+                break
+            if at < 0:
+                at = found
+            start = found + 1
+        if at < 0:
+            return None
+        at_word_start = at == 0 or not haystack[at - 1].isalnum()
+        score += 1.0 if at == 0 else 0.7 if at_word_start else 0.4
+        offsets.extend(range(at, at + len(word)))
+    # A score in (0, 1]; shorter candidates first among equals ("Help" before "Help: every…").
+    return 0.9 * score / len(words) + 0.1 / (1 + len(haystack)), offsets
 
 
 def safe_prompt(text: str, offsets: tuple[int, ...] | list[int] = ()) -> Text:
@@ -41,7 +74,8 @@ class OdaCommands(Provider):
         except LookupError:
             return []
         commands: list[tuple[str, Callable[[], object], str]] = [
-            (a.palette or a.label, partial(screen.run_action, a.action), a.hint) for a in palette_actions()
+            (a.palette or a.label, partial(screen.run_action, a.action), self._hint(a))
+            for a in palette_actions()
         ]
         snapshot = screen.snapshot
         if snapshot is not None:
@@ -68,13 +102,22 @@ class OdaCommands(Provider):
         for action in palette_actions():
             name = action.palette or action.label
             yield DiscoveryHit(
-                safe_prompt(name), partial(screen.run_action, action.action), text=name, help=action.hint
+                safe_prompt(name),
+                partial(screen.run_action, action.action),
+                text=name,
+                help=self._hint(action),
             )
 
+    def _hint(self, action: Action) -> str:
+        """The line under an action: its keys as bound now, then what it does."""
+        keys = current_keys(action, self.app._keymap)
+        shown = " / ".join(dict.fromkeys(self.app.get_key_display(Binding(key, "")) for key in keys))
+        return f"{shown} · {action.hint}" if action.hint else shown
+
     async def search(self, query: str) -> AsyncIterator[Hit]:
-        matcher = self.matcher(query)
         for name, callback, help_text in self._commands():
             candidate = clean_line(name)
-            score, offsets = matcher.fuzzy_search.match(matcher.query, candidate)
-            if score > 0:
+            found = word_match(query, candidate)
+            if found is not None:
+                score, offsets = found
                 yield Hit(score, safe_prompt(candidate, offsets), callback, text=candidate, help=help_text)

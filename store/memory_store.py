@@ -47,6 +47,7 @@ from .memoryfile import (
     normalize_text,
     normalize_title,
     parse_bytes,
+    parse_text,
     render_edit,
     render_new,
 )
@@ -284,8 +285,15 @@ class MemoryStore:
             return []
         found: list[Deleted] = []
         for memory_id in ids:
+            if _memory_path(self.root, scope, memory_id).exists():
+                continue
             record = history.read_deletion(folder / memory_id)
-            if record is None or _memory_path(self.root, scope, memory_id).exists():
+            if record is None:
+                newest = history.newest_version(folder / memory_id)
+                if newest is not None:  # removed outside the app; its versions remain
+                    found.append(
+                        Deleted(memory_id, scope, newest.title, newest.moment, newest.text, outside=True)
+                    )
                 continue
             text = ""
             if not record.problem:
@@ -419,9 +427,13 @@ class MemoryStore:
         with self._writing():
             hdir = history_dir(self.root, scope, memory_id)
             record = history.read_deletion(hdir) if is_valid_id(memory_id) else None
+            path = _memory_path(self.root, scope, memory_id)
+            if record is None and is_valid_id(memory_id) and not path.exists():
+                newest = history.newest_version(hdir)
+                if newest is not None:
+                    return self._restore_removed_outside(scope, memory_id, hdir, newest)
             if record is None:
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
-            path = _memory_path(self.root, scope, memory_id)
             if path.exists():
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
             # Read with room to spare, so a text over today's limit gets the change message.
@@ -442,12 +454,29 @@ class MemoryStore:
                 return item
             return None
 
+    def _restore_removed_outside(self, scope: Scope, memory_id: str, hdir: Path, newest: Version) -> Memory:
+        """Write back the newest version of a memory whose file was removed outside the app."""
+        doc = parse_bytes((hdir / history.VERSIONS / f"{newest.name}.md").read_bytes(), history.READ_LIMITS)
+        source = doc.fields.source if isinstance(doc, Document) else "user"
+        self._refuse(self.check_title(newest.title) or self._check_length(newest.text))
+        self._check_tokens(scope, memory_id, None, (newest.title, newest.text))
+        moment = now_utc()
+        fields = Fields(title=newest.title, enabled=True, source=source, updated=moment)
+        data = render_new(fields, newest.text).encode("utf-8")
+        self._check_size(data)
+        memory = self._write_memory(scope, memory_id, data)
+        self._add_version(scope, memory_id, moment, "restore", memory.title, memory.text, source)
+        return memory
+
     def purge_deleted(self, scope: Scope, memory_id: str) -> None:
         """Remove a deleted memory and all its versions for good (the one irreversible action)."""
         self._check_scope(scope)
         with self._writing():
             hdir = history_dir(self.root, scope, memory_id)
-            if not is_valid_id(memory_id) or history.read_deletion(hdir) is None:
+            waiting = is_valid_id(memory_id) and (
+                history.read_deletion(hdir) is not None or history.newest_version(hdir) is not None
+            )
+            if not waiting:
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOT_DELETED.format(id=memory_id)))
             if _memory_path(self.root, scope, memory_id).exists():
                 raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.ID_IN_USE.format(id=memory_id)))
@@ -516,6 +545,59 @@ class MemoryStore:
                         raise StoreError(msg.COULD_NOT_CHANGE.format(reason=msg.NOTHING_BEFORE_CHAT))
                     return self._write_back(scope, memory_id, doc, versions[index + 1], "undo")
             raise StoreError(msg.NOTHING_TO_UNDO)
+
+    # --- the frontmatter block as written ------------------------------------------------------
+
+    def frontmatter(self, scope: Scope, memory_id: str) -> str:
+        """The memory's frontmatter block as written in its file (the lines between ``---``)."""
+        self._check_scope(scope)
+        with self._mutex:
+            self._loaded()
+            return "\n".join(self._current(scope, memory_id).fm_lines)
+
+    def check_frontmatter(self, block: str, text: str) -> str | None:
+        """The store's own message for what is wrong with this block over ``text``, or None.
+
+        A file problem reads as the spec's problem message (``The frontmatter is not valid
+        YAML: …``); a title or text over its limit reads as the change message.
+        """
+        parsed = parse_text(_with_block(block, f"\n{text}\n"), history.READ_LIMITS)
+        if isinstance(parsed, FileProblem):
+            return parsed.message
+        return self.check_title(parsed.fields.title) or self._check_length(parsed.text)
+
+    def change_frontmatter(
+        self, scope: Scope, memory_id: str, block: str, *, via: str = "settings", allow_secret: bool = False
+    ) -> Memory:
+        """Write a new frontmatter block as given, the text below it kept byte for byte.
+
+        Refused with ``check_frontmatter``'s message when the block is not a valid memory's,
+        and like any change over a limit; a changed title is kept as a version.
+        """
+        self._check_scope(scope)
+        _check_via(via)
+        with self._writing():
+            doc = self._current(scope, memory_id)
+            self._record_outside(scope, memory_id, doc)
+            content = _with_block(block, doc.body)
+            parsed = parse_text(content, history.READ_LIMITS)
+            if isinstance(parsed, FileProblem):
+                raise StoreError(parsed.message)
+            fields = parsed.fields
+            self._refuse(self.check_title(fields.title) or self._check_length(parsed.text))
+            if not allow_secret:
+                self._refuse(
+                    self.check_secret(fields.title, parsed.text, before=(doc.fields.title, doc.text))
+                )
+            data = content.encode("utf-8")
+            self._check_size(data)
+            if fields.enabled:
+                before = (doc.fields.title, doc.text) if doc.fields.enabled else None
+                self._check_tokens(scope, memory_id, before, (fields.title, parsed.text))
+            memory = self._write_memory(scope, memory_id, data)
+            if fields.title != doc.fields.title:
+                self._add_version(scope, memory_id, now_utc(), via, fields.title, parsed.text, fields.source)
+            return memory
 
     # --- keeping up with the disk ------------------------------------------------------------
 
@@ -982,3 +1064,9 @@ def _check_via(via: str) -> None:
 
 
 __all__ = ["MemoryStore"]
+
+
+def _with_block(block: str, body: str) -> str:
+    """A memory file's content from a frontmatter block and the body after its closing line."""
+    block = block.replace("\r\n", "\n").strip("\n")
+    return "---\n" + (block + "\n" if block else "") + "---\n" + body

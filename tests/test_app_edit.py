@@ -215,12 +215,12 @@ async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> No
         await settle(pilot)
         assert screen.scope == "web"
         assert screen.table.memory_ids == [stack.id]
-        assert cell_text(screen, stack.id, "by") == "agent"
+        assert cell_text(screen, stack.id, "by") == "saved by the agent"  # the spec's words
         assert static_text(screen.query_one("#preview-text")) == store.chat_memory("web").text
         label = screen.query_one(TokenMeter).label
         assert label.startswith(f"≈ {count(store.chat_tokens('web'))} / 8,000 tokens")
         assert "saved by the agent" in static_text(screen.editor.query_one("#meta"))
-        assert "session s-1" in static_text(screen.editor.query_one("#meta"))
+        assert "sessionId s-1" in static_text(screen.editor.query_one("#meta"))  # the field as named
 
 
 async def test_meter_over_the_limit_says_so_in_the_error_colour(tmp_path: Path) -> None:

@@ -30,6 +30,59 @@ def test_load_keymap_reads_ids_and_reports_bad_lines(tmp_path: Path) -> None:
     assert load_keymap(tmp_path / "missing.yaml").keymap == {}
 
 
+def test_an_unknown_binding_id_is_named_in_the_notice(tmp_path: Path) -> None:
+    path = tmp_path / "keymap.yaml"
+    path.write_text("bogus.id: x\nmemory.new: ctrl+n\n")
+    loaded = load_keymap(path)
+    assert loaded.keymap == {"memory.new": "ctrl+n"}
+    assert loaded.problems == ["keymap.yaml: bogus.id is not a binding id (the help, ?, lists them)"]
+
+
+SUB_SCREENS = [
+    ("h", Place.HISTORY, "history.restore"),
+    ("x", Place.DELETED, "deleted.purge"),
+    ("exclamation_mark", Place.PROBLEMS, "problems.delete"),
+    ("D", Place.DUPLICATES, "duplicates.keep"),
+    ("r", Place.REVIEW, "review.accept"),
+]
+
+
+@pytest.mark.parametrize(("key", "place", "one_id"), SUB_SCREENS)
+async def test_help_works_on_every_screen_with_its_own_keys_first(
+    tmp_path: Path, key: str, place: Place, one_id: str
+) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Its text.", source="ai")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        sub = app.screen
+        assert type(sub).HELP_PLACE is place  # type: ignore[attr-defined]
+        for help_key in ("question_mark", "f1"):
+            await pilot.press(help_key)
+            assert isinstance(app.screen, HelpScreen)
+            (first_title, first_rows), *_ = app.screen.sections
+            assert first_title == place.value
+            ids = [ident for _keys, _what, ident in first_rows]
+            assert ids == [a.id for a in ACTIONS if a.place is place] and one_id in ids
+            listed = {ident for _title, rows in app.screen.sections for _keys, _what, ident in rows}
+            assert "screen.help" in listed and "app.quit" in listed
+            await pilot.press("escape")
+            assert app.screen is sub
+
+
+async def test_the_main_help_lists_every_screens_keys(tmp_path: Path) -> None:
+    app = OdaApp(tmp_path / "oda", watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        listed = {ident for _title, rows in app.screen.sections for _keys, _what, ident in rows}
+        assert {a.id for a in ACTIONS if a.place is not Place.HELP} <= listed
+
+
 async def test_a_remapped_key_runs_its_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "config"
     config.mkdir()

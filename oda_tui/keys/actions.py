@@ -26,6 +26,7 @@ class Place(Enum):
     PROBLEMS = "In Problems"
     DUPLICATES = "In Duplicates"
     REVIEW = "In Review"
+    SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
     HELP = "In this help"
     DIALOG = "In dialogs"
     CONFLICT = "When a memory changed on disk"
@@ -102,6 +103,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("list.page_down", "page(1)", "Page down", "pagedown", Place.LIST, show=False),
     Action("list.first", "jump(0)", "First", "home", Place.LIST, show=False),
     Action("list.last", "jump(-1)", "Last", "end", Place.LIST, show=False),
+    # The editor.
+    Action("editor.frontmatter", "frontmatter", "Frontmatter as YAML", "f2", Place.EDITOR),
     # Sub-screens.
     Action("history.restore", "restore", "Restore version", "r", Place.HISTORY),
     Action("history.undo", "undo", "Undo chat change", "u", Place.HISTORY),
@@ -111,6 +114,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("deleted.close", "close", "Back", "escape,q", Place.DELETED),
     Action("problems.save", "save", "Save file", "ctrl+s", Place.PROBLEMS),
     Action("problems.editor", "external", "Open in $EDITOR", "e", Place.PROBLEMS),
+    Action("problems.delete", "delete", "Delete file", "d,delete", Place.PROBLEMS),
     Action("problems.close", "close", "Back", "escape", Place.PROBLEMS),
     Action("duplicates.keep", "keep", "Keep, turn others off", "k", Place.DUPLICATES),
     Action("duplicates.delete", "delete_others", "Delete others", "d,delete", Place.DUPLICATES),
@@ -120,6 +124,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("review.off", "turn_off", "Turn off", "t", Place.REVIEW),
     Action("review.delete", "delete", "Delete", "d,delete", Place.REVIEW),
     Action("review.close", "close", "Back", "escape,q", Place.REVIEW),
+    Action("screen.help", "help", "Help", "question_mark,f1", Place.SCREENS),
     Action("help.close", "dismiss", "Close help", "escape,q,question_mark,f1", Place.HELP),
     # Dialogs.
     Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),
@@ -144,6 +149,23 @@ BUILT_IN_KEYS: dict[Place, tuple[tuple[str, str], ...]] = {
         ("ctrl+x,ctrl+c,ctrl+v", "Cut / copy / paste"),
     ),
 }
+
+#: The help's tables on the main screen, in order.
+MAIN_HELP = (
+    Place.MAIN,
+    Place.APP,
+    Place.LIST,
+    Place.EDITOR,
+    Place.HISTORY,
+    Place.DELETED,
+    Place.PROBLEMS,
+    Place.DUPLICATES,
+    Place.REVIEW,
+    Place.SCREENS,
+    Place.DIALOG,
+    Place.CONFLICT,
+    Place.PICKER,
+)
 
 #: Every binding id a keymap may name.
 ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.message import Message
-from textual.screen import Screen
 
 from store import MemoryStore
 from store.model import Scope
@@ -17,6 +16,7 @@ from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import Done, Refused, simple
 from ..session.session import StoreSession
+from .screen_help import ScreenHelp
 
 
 class OpenMemory(Message):
@@ -28,7 +28,7 @@ class OpenMemory(Message):
         self.memory_id = memory_id
 
 
-class SubScreen(PersonKeys, Screen[None]):
+class SubScreen(PersonKeys, ScreenHelp):
     """A full screen over the main one; ``load`` reads what it shows (again after a change)."""
 
     @property

@@ -13,7 +13,7 @@ from store import scope_label
 from store.model import Memory, Scope
 
 from ..safe import clean_line
-from ..session.snapshot import Snapshot
+from ..session.snapshot import Snapshot, empty_scope_hint
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
@@ -110,13 +110,17 @@ class BrowsePane(HygieneMarks, Horizontal):
         if not visible:
             if self.filter_words:
                 empty.update("No memory matches the filter. Press Escape to clear it.")
-            elif self.snapshot is not None and not any(self.snapshot.memories.values()):
+            elif (
+                self.snapshot is not None
+                and not any(self.snapshot.memories.values())
+                and not self.snapshot.problems
+            ):
                 empty.update(
                     "There are no memories yet. Press n to add the first one: "
                     "give it a title and a text, then press Ctrl+S to save."
                 )
-            else:
-                empty.update(f"No memories in {label} yet. Press n to add one.")
+            elif self.snapshot is not None:
+                empty.update(empty_scope_hint(self.snapshot, self.scope))
         self.query_one("#list-pane").set_class(not visible, "-empty")
 
     def show_error(self, text: str) -> None:

@@ -22,11 +22,20 @@ from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 
 
+def when(entry: Deleted) -> str:
+    """When it went: the deletion, or for a file removed outside the app, its newest version."""
+    if entry.outside:
+        return f"removed outside the app (newest version {full_moment(entry.deleted_at)})"
+    return f"deleted {full_moment(entry.deleted_at)}"
+
+
 class DeletedScreen(SubScreen):
-    """Deleted memories of every scope, newest first within each scope."""
+    """Deleted memories of every scope, newest first; files removed outside the app whose
+    versions remain are listed too."""
 
     CSS_PATH = "deleted.tcss"
-    BINDINGS = bindings(Place.DELETED)
+    BINDINGS = bindings(Place.DELETED) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.DELETED
 
     class Loaded(Message):
         """The deleted memories, read from the store."""
@@ -66,6 +75,7 @@ class DeletedScreen(SubScreen):
                     entries.extend(store.deleted(scope))
                 except StoreError as exc:
                     errors.append(str(exc))
+        entries.sort(key=lambda d: (d.deleted_at, d.id), reverse=True)
         self.post_message(self.Loaded(entries, errors))
 
     def on_deleted_screen_loaded(self, message: Loaded) -> None:
@@ -81,7 +91,7 @@ class DeletedScreen(SubScreen):
             if entry.problem:
                 prompt.append("  (a problem file)", style="yellow")
             prompt.append("\n")
-            prompt.append(f"{scope_label(entry.scope)} · deleted {full_moment(entry.deleted_at)}")
+            prompt.append(f"{scope_label(entry.scope)} · {when(entry)}")
             option_list.add_option(Option(prompt))
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
@@ -102,8 +112,8 @@ class DeletedScreen(SubScreen):
 
     def _show(self, entry: Deleted) -> None:
         self.query_one("#deleted-head", Static).update(
-            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, "
-            f"deleted {full_moment(entry.deleted_at)}. Its last text:"
+            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, {when(entry)}. "
+            + ("Its newest version, which r restores:" if entry.outside else "Its last text:")
         )
         self.query_one("#deleted-text", Static).update(
             clean_block(entry.text) if entry.text else "(a problem file: no readable text)"

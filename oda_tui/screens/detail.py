@@ -11,7 +11,7 @@ from textual.widgets import TabbedContent
 
 from store.model import ChatMemory, Memory, Scope
 
-from ..safe import clean_block, clean_line
+from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import (
     Created,
@@ -21,6 +21,7 @@ from ..session.outcomes import (
     SecretHeld,
     Toggled,
     ToggleRefused,
+    simple,
 )
 from ..session.session import StoreSession
 from ..session.snapshot import Snapshot
@@ -170,8 +171,8 @@ class DetailPane(TabbedContent):
             return
         base = self.editor.memory
         assert base is not None
-        new_title = message.title if message.title != clean_line(base.title) else None
-        new_text = message.text if message.text != clean_block(base.text) else None
+        new_title = message.title if message.title != base.title else None
+        new_text = message.text if message.text != base.text else None
         memory_id = message.memory_id
 
         def change(allow: bool) -> Operation:
@@ -231,6 +232,11 @@ class DetailPane(TabbedContent):
                 self.notify("Not saved. Your edits are still in the editor.", markup=False)
 
         self.app.push_screen(SecretDialog(found.what, found.message), answered)
+
+    @on(MemoryEditor.FrontmatterWritten)
+    def _frontmatter_written(self, message: MemoryEditor.FrontmatterWritten) -> None:
+        message.stop()
+        self.session.run(simple(lambda store: None), reply_to=self)  # the store has it: paint it
 
     # -- on and off ------------------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ class DuplicatesScreen(SubScreen):
     """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
 
     CSS_PATH = "duplicates.tcss"
-    BINDINGS = bindings(Place.DUPLICATES)
+    BINDINGS = bindings(Place.DUPLICATES) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.DUPLICATES
 
     class Loaded(Message):
         """The groups, read from the store."""
@@ -155,10 +156,10 @@ class DuplicatesScreen(SubScreen):
         self.query_one("#duplicate-text", Static).update(clean_block(chosen.text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Keep and delete act on duplicates only: dimmed in the Footer on a similar group.
+        # Keep and delete act on duplicates only: not offered at all on a similar group.
         if action in ("keep", "delete_others"):
             picked = self._picked() if self.is_mounted else None
-            return None if picked is None or picked[0].kind != "duplicate" else True
+            return picked is not None and picked[0].kind == "duplicate"
         return True
 
     def _duplicate_pick(self) -> tuple[Memory, list[Memory]] | None:

@@ -27,7 +27,8 @@ class HistoryScreen(SubScreen):
     """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
 
     CSS_PATH = "history.tcss"
-    BINDINGS = bindings(Place.HISTORY)
+    BINDINGS = bindings(Place.HISTORY) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.HISTORY
 
     class Loaded(Message):
         """Versions read from the store (or an error)."""

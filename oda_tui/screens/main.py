@@ -19,13 +19,13 @@ from textual.widgets import Header, Input, TabPane
 from store import scope_label
 from store.model import Memory, Scope
 
-from ..keys.actions import Place
+from ..keys.actions import MAIN_HELP, Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Operation, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
-from ..session.snapshot import Snapshot
+from ..session.snapshot import Snapshot, empty_scope_hint
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import MemoryEditor
 from ..widgets.key_footer import KeyFooter
@@ -35,10 +35,7 @@ from .browse import BrowsePane, matches
 from .detail import DetailPane
 from .main_actions import OtherScreens
 
-__all__ = ["MAIN_HELP", "MainScreen", "matches"]
-
-#: The help's tables on the main screen, in order.
-MAIN_HELP = (Place.MAIN, Place.APP, Place.LIST, Place.EDITOR, Place.DIALOG, Place.CONFLICT, Place.PICKER)
+__all__ = ["MainScreen", "matches"]
 
 
 class MainScreen(OtherScreens, PersonKeys, Screen[None]):
@@ -176,7 +173,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             if self.snapshot.memories.get(self.scope):
                 hint = "No memory matches the filter."
             else:
-                hint = f"No memory in {scope_label(self.scope)} yet. Press n to add one."
+                hint = empty_scope_hint(self.snapshot, self.scope)
             self.editor.clear(hint)
 
     def _guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None:

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from store import scope_label
 from store.atomic import write_atomic
 
+from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
 from ..keys.actions import Place
 from ..keys.bindings import bindings
@@ -46,7 +47,8 @@ class ProblemsScreen(SubScreen):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
-    BINDINGS = bindings(Place.PROBLEMS)
+    BINDINGS = bindings(Place.PROBLEMS) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.PROBLEMS
 
     class Loaded(Message):
         """The entries, and the raw content of the selected file."""
@@ -135,6 +137,10 @@ class ProblemsScreen(SubScreen):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.entries):
             self._select(self.entries[event.option_index])
+        self.refresh_bindings()
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
 
     def _select(self, entry: Entry) -> None:
         head = self.query_one("#problem-head", Static)
@@ -219,3 +225,41 @@ class ProblemsScreen(SubScreen):
 
     def _after_change(self, path: Path, done: str | None) -> None:
         self.run_change(lambda store: store.refresh([path]), done)
+
+    def _selected_problem(self) -> Entry | None:
+        index = self.query_one("#problem-list", OptionList).highlighted
+        if index is None or index >= len(self.entries):
+            return None
+        entry = self.entries[index]
+        return entry if entry.kind == "problem" and entry.path is not None else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "delete":
+            # Only a problem file can be deleted here; typing in the file is not a key.
+            return self._selected_problem() is not None and not self.query_one("#problem-raw").has_focus
+        return True
+
+    def action_delete(self) -> None:
+        """Delete the problem file, after a confirmation; its bytes wait under Recently deleted."""
+        entry = self._selected_problem()
+        if entry is None or entry.path is None:
+            return
+        path, scope = entry.path, entry.scope
+        name = clean_line(self._relative(path))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_change(
+                    lambda store: store.delete(scope, path.stem),
+                    f"Deleted {name}. Its bytes wait under Recently deleted.",
+                )
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete the problem file {name}?",
+                yes="Delete",
+                no="Cancel",
+                detail="Its exact bytes wait under Recently deleted (x), where you can restore them.",
+            ),
+            answered,
+        )

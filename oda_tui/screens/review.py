@@ -38,7 +38,8 @@ class ReviewScreen(SubScreen):
     """Memories saved by the agent that a chat created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
-    BINDINGS = bindings(Place.REVIEW)
+    BINDINGS = bindings(Place.REVIEW) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.REVIEW
 
     class Loaded(Message):
         """The memories waiting for review (or an error)."""

@@ -1,9 +1,9 @@
-"""The editor for one memory: title, on/off, read-only facts, text, live counters and checks."""
+"""The editor for one memory: title, on/off, every other field of its frontmatter, text, live
+counters and checks; F2 edits the frontmatter block itself as YAML."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,31 +15,22 @@ from store import scope_label
 from store.model import Memory, Scope
 
 from ..format import count, full_moment
-from ..safe import clean_block, clean_line
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
+from ..safe import clean_block, clean_line, restore_controls
+from ..words import saved_by
+from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
+from .editor_frontmatter import FrontmatterEditing
+from .frontmatter_view import FrontmatterView
 
 Check = Callable[[str], str | None]
 
 
-def title_length(title: str) -> int:
-    """The title's length as the store counts it: one line, single spaces."""
-    return len(" ".join(title.split()))
+class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
+    """Edits one memory (or a new one); the screen does the saving (the frontmatter view saves
+    its block itself, through the store)."""
 
-
-def text_length(text: str) -> int:
-    """The text's length as the store counts it: trimmed at the ends."""
-    return len(text.strip())
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The two limits the editor counts against."""
-
-    title: int = 120
-    text: int = 2000
-
-
-class MemoryEditor(Vertical):
-    """Edits one memory (or a new one); the screen does the saving."""
+    BINDINGS = bindings(Place.EDITOR)
 
     class SaveRequested(Message):
         """Save these values: a change when ``memory_id`` is set, else a new memory."""
@@ -68,6 +59,13 @@ class MemoryEditor(Vertical):
             super().__init__()
             self.dirty = dirty
 
+    DEFAULT_CSS = """
+    MemoryEditor #frontmatter { display: none; }
+    MemoryEditor.-raw #frontmatter { display: block; }
+    MemoryEditor.-raw #title-head, MemoryEditor.-raw #title, MemoryEditor.-raw #meta-row { display: none; }
+    MemoryEditor #tokens { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
     def __init__(self, *, id: str | None = None) -> None:
         # Empty from the start: setting the class after mount would restyle the whole form.
         super().__init__(id=id, classes="-empty")
@@ -87,7 +85,8 @@ class MemoryEditor(Vertical):
         yield Static("Loading…", id="editor-empty", markup=False)
         with Vertical(id="editor-form"):
             yield Static("", id="editor-heading", markup=False)
-            with Horizontal(classes="field-head"):
+            yield FrontmatterView(id="frontmatter")
+            with Horizontal(classes="field-head", id="title-head"):
                 yield Label("Title", classes="field-label")
                 yield Label("", id="title-count", classes="counter", markup=False)
             yield Input(id="title", placeholder="A short name for the memory", select_on_focus=False)
@@ -95,6 +94,7 @@ class MemoryEditor(Vertical):
                 yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
                 yield Label("on", id="enabled-label", markup=False)
                 yield Static("", id="meta", markup=False)
+            yield Static("", id="tokens", markup=False)
             with Horizontal(classes="field-head"):
                 yield Label("Text", classes="field-label")
                 yield Label("", id="text-count", classes="counter", markup=False)
@@ -126,6 +126,29 @@ class MemoryEditor(Vertical):
         return self.query_one("#enabled", Switch)
 
     @property
+    def frontmatter(self) -> FrontmatterView:
+        return self.query_one(FrontmatterView)
+
+    @property
+    def raw_mode(self) -> bool:
+        """True while the frontmatter block is edited as YAML."""
+        return self.has_class("-raw")
+
+    @property
+    def outgoing_title(self) -> str:
+        """The title to save: as typed, with the file's control characters kept."""
+        return self._outgoing(self.title_input.value, self.memory.title if self.memory else "", clean_line)
+
+    @property
+    def outgoing_text(self) -> str:
+        """The text to save: as typed, with the file's control characters kept."""
+        return self._outgoing(self.text_area.text, self.memory.text if self.memory else "", clean_block)
+
+    @staticmethod
+    def _outgoing(typed: str, stored: str, shown: Callable[[str], str]) -> str:
+        return stored if typed == shown(stored) else restore_controls(typed, stored)
+
+    @property
     def memory_id(self) -> str | None:
         """The id of the open memory (None when empty or new)."""
         return None if self.is_new or self.memory is None else self.memory.id
@@ -142,6 +165,8 @@ class MemoryEditor(Vertical):
             return bool(self.title_input.value.strip() or self.text_area.text.strip())
         if self.memory is None:
             return False
+        if self.raw_mode:
+            return self.frontmatter.is_dirty
         return self.title_input.value != clean_line(self.memory.title) or self.text_area.text != clean_block(
             self.memory.text
         )
@@ -168,11 +193,16 @@ class MemoryEditor(Vertical):
         self._save_error = None
         self.query_one("#editor-empty", Static).update(hint)
         self.set_class(True, "-empty")
+        self._leave_raw()
         self._set_dirty()
 
     def load(self, memory: Memory) -> None:
         """Open a saved memory; reopening the same one keeps the cursor positions."""
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
+        if not same:
+            self._leave_raw()
+        elif self.raw_mode and not self.frontmatter.is_dirty:
+            self.read_frontmatter(memory)  # changed on disk: show the block as it is now
         self.memory = memory
         self.scope = memory.scope
         self.is_new = False
@@ -194,6 +224,7 @@ class MemoryEditor(Vertical):
         self.orphan = False
         self._save_error = None
         self.set_class(False, "-empty")
+        self._leave_raw()
         self._fill("", "", keep_cursor=False)
         self.set_enabled(True)
         self._update_heading()
@@ -220,7 +251,9 @@ class MemoryEditor(Vertical):
 
     def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
         """A save went through; adopt the stored values unless the person typed on meanwhile."""
-        typed_on = self.title_input.value != sent_title or self.text_area.text != sent_text
+        typed_on = self.title_input.value != clean_line(sent_title) or self.text_area.text != clean_block(
+            sent_text
+        )
         self.memory = memory
         self.scope = memory.scope
         self.is_new = False
@@ -282,12 +315,13 @@ class MemoryEditor(Vertical):
         if memory is None:
             meta = "new · saved by you"
         else:
-            by = "saved by the agent" if memory.saved_by_agent else "saved by you"
             session = clean_line(memory.session_id) if memory.session_id else "—"
             meta = (
-                f"{by} · session {session} · "
+                f"{saved_by(memory.source)} · sessionId {session} · "
                 f"created {full_moment(memory.created)} · updated {full_moment(memory.updated)}"
             )
+            if memory.extra:
+                meta += f"\nOther fields: {extra_text(memory.extra)}"
         self.query_one("#meta", Static).update(meta)
 
     def _update_counters(self) -> None:
@@ -300,6 +334,7 @@ class MemoryEditor(Vertical):
         text_count = self.query_one("#text-count", Label)
         text_count.update(f"{count(xlen)}/{count(self.limits.text)}")
         text_count.set_class(xlen > self.limits.text, "-over")
+        self.query_one("#tokens", Static).update(tokens_text(title, text))
         messages = [m for m in (self._check_title(title), self._check_text(text)) if m]
         if self._save_error and self._save_error not in messages:
             messages.append(self._save_error)
@@ -330,6 +365,11 @@ class MemoryEditor(Vertical):
         self._update_counters()
         self._set_dirty()
 
+    @on(TextArea.Changed, "#frontmatter-raw")
+    def _block_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self._set_dirty()
+
     @on(Input.Submitted, "#title")
     def _title_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -348,12 +388,15 @@ class MemoryEditor(Vertical):
             return False
         if not self.is_new and not self.is_dirty:
             return False
+        if self.raw_mode and self.memory is not None:
+            self.save_frontmatter(self.memory, self.frontmatter.block)
+            return True
         self.post_message(
             self.SaveRequested(
                 self.scope,
                 None if self.is_new else self.memory_id,
-                self.title_input.value,
-                self.text_area.text,
+                self.outgoing_title,
+                self.outgoing_text,
                 self.switch.value,
             )
         )
@@ -361,7 +404,10 @@ class MemoryEditor(Vertical):
 
     def revert(self) -> None:
         """Drop the edits: back to what was last read (an empty draft for a new memory)."""
-        if self.memory is not None and not self.is_new:
+        if self.raw_mode and self.memory is not None and self.frontmatter.loaded is not None:
+            self.frontmatter.show(self.frontmatter.loaded, self.memory.text, self._check_block)
+            self._set_dirty()
+        elif self.memory is not None and not self.is_new:
             self.load(self.memory)
         elif self.is_new:
             self.start_new(self.scope)

@@ -19,46 +19,67 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from store import estimate_tokens
+from store import entry_tokens
 from store.model import Memory
 
 from ..format import count, local_moment
+from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import plain
+from ..words import saved_by
 
 # (key, label, width, right-aligned); the title (width 0) takes the room that is left.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("on", "On", 3, False),
     ("title", "Title", 0, False),
-    ("by", "By", 5, False),
+    ("by", "Who", 18, False),
     ("updated", "Updated", 8, False),
     ("length", "Chars", 5, True),
-    ("tokens", "Tokens", 6, True),
+    ("tokens", "+Tokens", 7, True),
 )
 COLUMN_KEYS = tuple(key for key, *_ in COLUMNS)
+#: Dropped in this order while the title would get less than ``ROOMY_TITLE`` cells.
+DROPPABLE = ("length", "updated")
+ROOMY_TITLE = 20
 MIN_TITLE_WIDTH = 10
 PADDING = 1
+
+
+def visible_columns(total: int) -> list[tuple[int, int]]:
+    """The columns shown in ``total`` cells, as (index in ``COLUMNS``, width), left to right."""
+    shown = list(range(len(COLUMNS)))
+
+    def title_room() -> int:
+        fixed = sum(COLUMNS[i][2] + 2 * PADDING for i in shown if COLUMNS[i][2])
+        return total - fixed - 2 * PADDING
+
+    for key in DROPPABLE:
+        if title_room() >= ROOMY_TITLE:
+            break
+        shown.remove(COLUMN_KEYS.index(key))
+    title = max(MIN_TITLE_WIDTH, title_room())
+    return [(i, COLUMNS[i][2] or title) for i in shown]
 
 
 def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
     """The cells of one memory's row; every piece of user text is plain ``Text``.
 
-    A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow.
+    A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow. The
+    tokens are what the memory adds to the estimate of what a chat receives (``+21``), never
+    the chat's total.
     """
     on = Text("on", style="bold green") if memory.enabled else Text("off", style="dim")
     if duplicate:
-        on.append("≡", style="bold yellow")
-    # "agent" reads "saved by the agent" under the "By" header; the editor spells it out.
-    by = Text("agent", style="italic") if memory.saved_by_agent else Text("you", style="dim")
-    entry = f"## {memory.title}\n\n{memory.text}\n"
+        on.append(glyph("duplicate"), style="bold yellow")
+    by = Text(saved_by(memory.source), style="italic" if memory.saved_by_agent else "dim")
     return (
         on,
         plain(memory.title, style="" if memory.enabled else "dim"),
         by,
         Text(local_moment(memory.updated or memory.created)),
         Text(count(len(memory.text))),
-        Text(count(estimate_tokens(entry))),
+        Text("+" + count(entry_tokens(memory.title, memory.text))),
     )
 
 
@@ -248,18 +269,13 @@ class MemoryTable(PersonKeys, ScrollView, can_focus=True):
     def on_blur(self) -> None:
         self.refresh()
 
-    def _widths(self, total: int) -> list[int]:
-        fixed = sum(w + 2 * PADDING for _, _, w, _ in COLUMNS if w)
-        title = max(MIN_TITLE_WIDTH, total - fixed - 2 * PADDING)
-        return [w or title for _, _, w, _ in COLUMNS]
-
     def _line(self, cells: Sequence[Text], width: int, style: Style | None) -> Strip:
         line = Text(no_wrap=True, end="")
         pad = " " * PADDING
-        for cell, column_width, (_, _, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
-            cell = cell.copy()
+        for index, column_width in visible_columns(width):
+            cell = cells[index].copy()
             cell.truncate(column_width, overflow="ellipsis")
-            if right:
+            if COLUMNS[index][3]:
                 cell.pad_left(column_width - cell.cell_len)
             else:
                 cell.pad_right(column_width - cell.cell_len)
