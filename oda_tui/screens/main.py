@@ -47,6 +47,9 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
+        # The breakpoint class from the start: added on the first resize instead, it would
+        # restyle every widget of the screen while the store is being read.
+        self.add_class(*self._get_breakpoint_classes(self.app.size.width, self.HORIZONTAL_BREAKPOINTS))
         self._start_scope: Scope = workspace
         self.loaded = False
         #: How many times outside changes led to a repaint (tests count bursts with it).
