@@ -17,6 +17,18 @@ from ..safe import clean_block
 class ChatPreview(VerticalScroll):
     """Read-only view of ``chat_memory(workspace).text``; updates keep the scroll position."""
 
+    DEFAULT_CSS = """
+    ChatPreview {
+        height: 1fr;
+        padding: 0 1;
+    }
+    ChatPreview #preview-head {
+        color: $text-muted;
+        text-style: bold;
+        margin-bottom: 1;
+    }
+    """
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.text = ""

@@ -86,6 +86,36 @@ def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
 class MemoryTable(PersonKeys, ScrollView, can_focus=True):
     """One row per memory, a header line, and a row cursor."""
 
+    DEFAULT_CSS = """
+    MemoryTable {
+        height: 1fr;
+        overflow-x: hidden;
+        background: $surface;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        scrollbar-size-vertical: 1;
+    }
+    MemoryTable:focus {
+        border: round $primary;
+    }
+    MemoryTable > .memory-table--header {
+        text-style: bold;
+        background: $panel;
+        color: $foreground;
+    }
+    MemoryTable > .memory-table--zebra {
+        background: $surface-darken-1 40%;
+    }
+    MemoryTable > .memory-table--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    MemoryTable > .memory-table--cursor-blurred {
+        background: $block-cursor-blurred-background;
+    }
+    """
+
     COMPONENT_CLASSES = {
         "memory-table--header",
         "memory-table--cursor",

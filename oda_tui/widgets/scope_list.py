@@ -41,6 +41,19 @@ def scope_prompt(summary: ScopeSummary) -> Text:
 class ScopeList(OptionList):
     """Global and the workspaces; highlighting one selects it."""
 
+    DEFAULT_CSS = """
+    ScopeList {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        scrollbar-size-vertical: 1;
+    }
+    ScopeList:focus {
+        border: round $primary;
+    }
+    """
+
     class ScopeHighlighted(Message):
         """The person moved to another scope."""
 

@@ -29,6 +29,34 @@ def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> s
 class TokenMeter(Vertical):
     """``≈ tokens / limit`` with a bar; turns the error colour over the limit."""
 
+    DEFAULT_CSS = """
+    TokenMeter {
+        height: 2;
+        padding: 0 1;
+    }
+    TokenMeter #meter-label {
+        height: 1;
+        color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    TokenMeter #meter-bar {
+        height: 1;
+        width: 1fr;
+    }
+    TokenMeter #meter-bar Bar {
+        width: 1fr;
+    }
+    TokenMeter.-over #meter-label {
+        color: $error;
+        text-style: bold;
+    }
+    TokenMeter.-over #meter-bar Bar > .bar--complete,
+    TokenMeter.-over #meter-bar Bar > .bar--bar {
+        color: $error;
+    }
+    """
+
     def compose(self) -> ComposeResult:
         yield Static("", id="meter-label", markup=False)
         yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="meter-bar")
