@@ -140,10 +140,18 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.outside_repaints += 1
         self.browse.show(state.snapshot, keep=self.editor.memory_id)
         self.session.preview_scope = self.scope
-        self.detail.follow(state.snapshot, self._open_current_row)
-        self.detail.show_preview(state.preview_scope, state.preview, self.scope)
+        if state.initial:
+            # The list first: the editor opens its memory in the frame after the list's.
+            self.call_after_refresh(self._follow, state)
+        else:
+            self._follow(state)
         if not (state.initial or state.outside):
             self.refresh_bindings()  # after a change: save and revert follow the editor
+
+    def _follow(self, state: StoreState) -> None:
+        assert state.snapshot is not None
+        self.detail.follow(state.snapshot, self._open_current_row)
+        self.detail.show_preview(state.preview_scope, state.preview, self.scope)
 
     def _preview_read(self, state: PreviewState) -> None:
         self.detail.show_preview(state.scope, state.preview, self.scope)
