@@ -11,7 +11,7 @@ from textual.widgets import Button, Static
 
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_line
+from ..text.safe import clean_line
 
 Choice = Literal["theirs", "mine"]
 

@@ -14,7 +14,7 @@ from store.model import Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_line
+from ..text.safe import clean_line
 
 # Not a valid workspace key, so it cannot clash with one.
 GLOBAL_ID = ":global"

@@ -14,10 +14,10 @@ from store import StoreError, scope_label
 from store.model import Deleted
 
 from ..dialogs import ConfirmDialog
-from ..format import full_moment
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.format import full_moment
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 

@@ -11,7 +11,6 @@ from textual.widgets import TabbedContent
 
 from store.model import ChatMemory, Memory, Scope
 
-from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import (
     Created,
@@ -25,6 +24,7 @@ from ..session.outcomes import (
 )
 from ..session.session import StoreSession
 from ..session.snapshot import Snapshot
+from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
 

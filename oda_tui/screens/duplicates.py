@@ -19,9 +19,9 @@ from ..dialogs import ConfirmDialog
 from ..hygiene import Group, read_groups
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.safe import clean_block, clean_line
+from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
-from ..words import on_off
 from .base import SubScreen
 
 if TYPE_CHECKING:

@@ -21,11 +21,11 @@ from store.model import Memory, Scope
 
 from ..keys.actions import MAIN_HELP, Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Operation, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
 from ..session.snapshot import Snapshot, empty_scope_hint
+from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import MemoryEditor
 from ..widgets.key_footer import KeyFooter

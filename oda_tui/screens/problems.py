@@ -21,7 +21,7 @@ from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 

@@ -10,8 +10,8 @@ from textual.widgets import Static
 from store import scope_label
 from store.model import Scope
 
-from ..format import count
-from ..safe import clean_block
+from ..text.format import count
+from ..text.safe import clean_block
 
 
 class ChatPreview(VerticalScroll):

@@ -14,11 +14,11 @@ from textual.widgets import Input, Label, Static, Switch, TextArea
 from store import scope_label
 from store.model import Memory, Scope
 
-from ..format import count, full_moment
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_block, clean_line, restore_controls
-from ..words import saved_by
+from ..text.format import count, full_moment
+from ..text.safe import clean_block, clean_line, restore_controls
+from ..text.words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
 from .editor_frontmatter import FrontmatterEditing
 from .editor_style import EDITOR_CSS

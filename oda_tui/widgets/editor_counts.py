@@ -8,8 +8,8 @@ from typing import Any
 
 from store import entry_tokens
 
-from ..format import count
-from ..safe import clean_line
+from ..text.format import count
+from ..text.safe import clean_line
 
 
 def title_length(title: str) -> int:

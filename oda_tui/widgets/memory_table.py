@@ -22,12 +22,12 @@ from textual.strip import Strip
 from store import entry_tokens
 from store.model import Memory
 
-from ..format import count, local_moment
-from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import plain
-from ..words import saved_by
+from ..text.format import count, local_moment
+from ..text.glyphs import glyph
+from ..text.safe import plain
+from ..text.words import saved_by
 
 # (key, label, width, right-aligned); the title (width 0) takes the room that is left.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (

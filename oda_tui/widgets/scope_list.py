@@ -11,8 +11,8 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from store.model import Scope
 
-from ..safe import clean_line
 from ..session.snapshot import ScopeSummary
+from ..text.safe import clean_line
 
 # Not a valid workspace key (keys start with a letter or digit), so it cannot clash.
 GLOBAL_OPTION_ID = ":global"

@@ -9,7 +9,7 @@ from textual.widgets import ProgressBar, Static
 from store import scope_label
 from store.model import Scope
 
-from ..format import count
+from ..text.format import count
 
 
 def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> str:
