@@ -203,6 +203,24 @@ async def test_filter_as_you_type(tmp_path: Path) -> None:
         assert not filter_input.has_class("-shown")
 
 
+async def test_escape_in_the_list_clears_the_filter_and_the_title_keeps_the_scope(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("slash", *"lisbon", "enter")  # Enter: back to the list, filter kept
+        assert screen.focused is screen.table
+        assert screen.table.memory_ids == [second.id]
+        assert screen.table.border_title == "Memories in Global · 1 of 2 match"
+        await pilot.press("escape")
+        assert screen.table.memory_ids == [first.id, second.id]
+        assert screen.table.border_title == "Memories in Global · 2"
+        assert screen.query_one("#filter", Input).value == ""
+        assert screen.focused is screen.table
+
+
 async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
@@ -329,3 +347,31 @@ async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
         await pilot.pause()
         assert detail.display
         assert static_text(screen.query_one("#preview-text")).startswith("# Memory")
+
+
+async def test_a_row_with_unsaved_edits_is_marked(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        assert cell_text(screen, first.id, "title") == first.title
+        screen.editor.text_area.focus()
+        await pilot.press("x")
+        assert cell_text(screen, first.id, "title") == f"● {first.title}"
+        assert cell_text(screen, second.id, "title") == second.title
+        await pilot.press("ctrl+r")
+        assert cell_text(screen, first.id, "title") == first.title
+
+
+async def test_the_switch_says_it_saves_at_once_except_in_a_new_draft(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        note = screen.editor.query_one("#enabled-note")
+        assert note.display and str(note.render()) == "· saves at once"
+        await pilot.press("n")
+        assert not note.display  # a new memory's switch is saved with it

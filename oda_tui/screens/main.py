@@ -310,7 +310,7 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
         total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
         label = scope_label(self.scope)
         if self.filter_words:
-            table.border_title = f"Memories · {len(visible)} of {total} match"
+            table.border_title = f"Memories in {label} · {len(visible)} of {total} match"
         else:
             table.border_title = f"Memories in {label} · {total}"
         empty = self.query_one("#list-empty", Static)
@@ -551,6 +551,7 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
 
     @on(MemoryEditor.DirtyChanged)
     def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
+        self.table.mark_draft(self.editor.memory_id if message.dirty else None)
         self.refresh_bindings()
 
     def _set_enabled(self, scope: Scope, memory_id: str, enabled: bool) -> None:
@@ -619,7 +620,7 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
             # Shown only while there is something to save, so the Footer fits 80 columns.
             return self.editor.is_dirty or (self.editor.is_new and self._in_detail(focused))
         if action == "back":
-            return self._in_detail(focused) or focused is self.query_one("#filter")
+            return self._in_detail(focused) or focused is self.query_one("#filter") or bool(self.filter_words)
         return True
 
     def _in_detail(self, widget: Widget | None) -> bool:
@@ -741,7 +742,8 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
     def action_back(self) -> None:
         """Leave the editor or the filter for the memory list."""
         filter_input = self.query_one("#filter", Input)
-        if self.focused is filter_input:
+        # From the filter, or from the list while a filter is on: clear it (not from the editor).
+        if self.focused is filter_input or (self.filter_words and not self._in_detail(self.focused)):
             if filter_input.value:
                 filter_input.value = ""
             filter_input.remove_class("-shown")

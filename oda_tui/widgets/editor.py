@@ -63,6 +63,8 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     MemoryEditor #frontmatter { display: none; }
     MemoryEditor.-raw #frontmatter { display: block; }
     MemoryEditor.-raw #title-head, MemoryEditor.-raw #title, MemoryEditor.-raw #meta-row { display: none; }
+    MemoryEditor #enabled-note { color: $text-muted; width: 1fr; }
+    MemoryEditor.-new #enabled-note { display: none; }
     MemoryEditor #tokens { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
@@ -93,7 +95,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             with Horizontal(id="meta-row"):
                 yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
                 yield Label("on", id="enabled-label", markup=False)
-                yield Static("", id="meta", markup=False)
+                # Not part of the draft: Ctrl+R cannot take it back, so it says so.
+                yield Label("· saves at once", id="enabled-note", markup=False)
+            yield Static("", id="meta", markup=False)
             yield Static("", id="tokens", markup=False)
             with Horizontal(classes="field-head"):
                 yield Label("Text", classes="field-label")
@@ -299,6 +303,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     # -- display -------------------------------------------------------------------------
 
     def _update_heading(self) -> None:
+        self.set_class(self.is_new, "-new")  # a new memory's switch is saved with it
         where = scope_label(self.scope)
         if self.orphan:
             heading = f"{where} · deleted on disk; saving creates it again"
