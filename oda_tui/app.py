@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 from pathlib import Path
 
 from textual import work
 from textual.app import App
+from textual.screen import ModalScreen
 
 from store import MemoryStore
 
 from .dialogs import ConfirmDialog
+from .dialogs.quit import QuitAnswer, QuitDialog
 from .keymap import load_keymap
 from .keys.actions import Place
 from .keys.bindings import bindings
@@ -116,18 +119,36 @@ class OdaApp(App[None]):
         if isinstance(self.screen, ConfirmDialog):
             return
 
-        def answered(discard: bool | None) -> None:
-            if discard:
+        def answered(answer: QuitAnswer | None) -> None:
+            if answer == "save":
+                self.run_worker(self._save_then_quit(), group="save-and-quit", exclusive=True)
+            elif answer:
                 self._stop_and_exit()
 
         self.push_screen(
-            ConfirmDialog(
+            QuitDialog(
                 f"Quit and discard your unsaved changes to “{clean_line(editor.display_title)}”?",
-                yes="Quit",
+                yes="Quit without saving",
                 no="Keep editing",
             ),
             answered,
         )
+
+    async def _save_then_quit(self) -> None:
+        """Save the editor, and quit once it is saved; a refusal or a question keeps the app open."""
+        editor = self.main_screen.editor
+        if not editor.request_save():
+            self._stop_and_exit()
+            return
+        # Bounded: a save ends in a few ms; the loop only waits for its message to be handled.
+        for _ in range(600):
+            await asyncio.sleep(0.05)
+            if not editor.is_dirty:
+                self._stop_and_exit()
+                return
+            if editor.save_error is not None or isinstance(self.screen, ModalScreen):
+                self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
+                return
 
     def _stop_and_exit(self) -> None:
         if self.watcher is not None:

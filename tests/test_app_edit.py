@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_support import cell_text, memory_file, settle, started, static_text, write_raw
-from textual.widgets import Input
+from app_support import cell_text, memory_file, settle, started, static_text, wait_until, write_raw
+from textual.widgets import Button, Input
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
+from oda_tui.dialogs.quit import QuitDialog
 from oda_tui.format import count
 from oda_tui.widgets.token_meter import TokenMeter
 from store import GLOBAL, MemoryStore
@@ -375,3 +376,37 @@ async def test_the_switch_says_it_saves_at_once_except_in_a_new_draft(tmp_path: 
         assert note.display and str(note.render()) == "· saves at once"
         await pilot.press("n")
         assert not note.display  # a new memory's switch is saved with it
+
+
+async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("enter", "end", *" More", "ctrl+q")
+        assert isinstance(app.screen, QuitDialog)
+        assert [str(b.label) for b in app.screen.query(Button)] == [
+            "Save and quit",
+            "Quit without saving",
+            "Keep editing",
+        ]
+        await pilot.press("s")
+        await wait_until(pilot, lambda: not app.is_running, "the app to quit after saving")
+    assert MemoryStore(root).get(GLOBAL, first.id).text == first.text + " More"
+
+
+async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter")
+        screen.editor.text_area.load_text("")  # a memory needs some text: the store refuses
+        await pilot.press("ctrl+q", "s")
+        await wait_until(pilot, lambda: screen.editor.save_error is not None, "the refusal")
+        await settle(pilot)
+        assert app.is_running and screen.editor.is_dirty
+        assert screen.editor.save_error == "A memory needs some text."

@@ -29,6 +29,7 @@ class Place(Enum):
     SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
     HELP = "In this help"
     DIALOG = "In dialogs"
+    QUIT = "When quitting with unsaved edits"
     CONFLICT = "When a memory changed on disk"
     PICKER = "When choosing a scope"
 
@@ -130,6 +131,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),
     Action("dialog.yes", "confirm", "Yes", "y", Place.DIALOG, show=False),
     Action("dialog.no", "cancel", "No", "n", Place.DIALOG, show=False),
+    Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT, show=False),
     Action("conflict.theirs", "choose('theirs')", "Reload theirs", "r", Place.CONFLICT),
     Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
     Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),

@@ -176,6 +176,11 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         )
 
     @property
+    def save_error(self) -> str | None:
+        """The store's refusal of the last save, while the edits are unchanged since."""
+        return self._save_error
+
+    @property
     def display_title(self) -> str:
         """The title to quote in messages about the open memory."""
         if self.memory is not None:
