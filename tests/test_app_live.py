@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_support import cell_text, memory_file, settle, started, wait_until, write_raw
+from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
+from oda_tui.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
 
@@ -71,6 +73,12 @@ async def test_conflict_reload_theirs(tmp_path: Path) -> None:
         assert screen.editor.is_dirty
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "THEIR")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        # The dialog shows what differs, from theirs to mine, word by word.
+        diff = app.screen.query_one("#conflict-diff-text", Static).render()
+        assert diff.plain == "Reply in THEIR short bullet points. Mine."
+        struck = word_diff("Reply in THEIR points.", "Reply in short bullet points. Mine.")
+        assert [struck.plain[sp.start : sp.end] for sp in struck.spans] == ["THEIR", "short bullet", " Mine."]
+        assert [str(sp.style) for sp in struck.spans] == [REMOVED, ADDED, ADDED]
         await pilot.press("r")
         await settle(pilot)
         assert screen.editor.text_area.text == "Reply in THEIR points."

@@ -420,7 +420,10 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
                     markup=False,
                 )
 
-        self.app.push_screen(ConflictDialog(theirs.title), resolved)
+        mine = (self.editor.outgoing_title, self.editor.outgoing_text)
+        self.app.push_screen(
+            ConflictDialog(theirs.title, theirs=(theirs.title, theirs.text), mine=mine), resolved
+        )
 
     # -- opening memories ------------------------------------------------------------------
 
