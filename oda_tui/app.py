@@ -9,12 +9,14 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App
+from textual.binding import Binding
 from textual.screen import ModalScreen
 
 from store import MemoryStore
 
 from .dialogs import ConfirmDialog
 from .dialogs.quit import QuitAnswer, QuitDialog
+from .glyphs import ascii_key, ascii_only
 from .keymap import load_keymap
 from .keys.actions import Place
 from .keys.bindings import bindings
@@ -53,6 +55,11 @@ class OdaApp(App[None]):
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as Textual shows them, or in words where the terminal lacks the symbols."""
+        shown = super().get_key_display(binding)
+        return ascii_key(shown) if ascii_only() else shown
+
     @property
     def main_screen(self) -> MainScreen:
         """The one main screen (under any dialogs)."""
@@ -62,6 +69,7 @@ class OdaApp(App[None]):
         raise LookupError("no main screen")
 
     def on_mount(self) -> None:
+        self.set_class(ascii_only(), "-ascii")
         self._load_keymap()
         self._load_themes()
         if self.watcher is not None:

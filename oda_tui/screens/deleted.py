@@ -17,6 +17,7 @@ from store.model import Deleted
 
 from ..dialogs import ConfirmDialog
 from ..format import full_moment
+from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
@@ -59,7 +60,7 @@ class DeletedScreen(PersonKeys, ScreenHelp):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="deleted-body"):
             yield OptionList(id="deleted-list", markup=False)
             with VerticalScroll(id="deleted-view"):

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from store import scope_label
 
 from ..dialogs import ConfirmDialog
+from ..glyphs import glyph
 from ..hygiene import Group, read_groups
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
@@ -65,7 +66,7 @@ class DuplicatesScreen(PersonKeys, ScreenHelp):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="duplicates-body"):
             yield OptionList(id="duplicate-list", markup=False)
             with VerticalScroll(id="duplicate-view"):

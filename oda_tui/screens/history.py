@@ -17,6 +17,7 @@ from store.model import Memory, Scope, Version
 
 from ..diffing import word_diff
 from ..format import full_moment
+from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
@@ -57,7 +58,7 @@ class HistoryScreen(PersonKeys, ScreenHelp):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="history-body"):
             yield OptionList(id="versions", markup=False)
             with VerticalScroll(id="version-view"):

@@ -12,6 +12,7 @@ from textual.timer import Timer
 
 from store.model import Scope
 
+from ..glyphs import glyph
 from ..hygiene import duplicate_ids
 from ..review_state import pending_review
 
@@ -87,5 +88,5 @@ class HygieneMarks:
         if self.to_review:
             parts.append(f"{self.to_review} to review (press r)")
         if self.duplicate_marks:
-            parts.append("duplicates ≡ (press D)")
+            parts.append(f"duplicates {glyph('duplicate')} (press D)")
         return parts

@@ -23,6 +23,7 @@ from ..dialogs import ConfirmDialog, ConflictDialog, SecretDialog
 from ..dialogs.conflict import Choice
 from ..dialogs.scope_picker import ScopePicker
 from ..external_editor import open_in_editor
+from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..review_state import carry_mark
@@ -116,7 +117,7 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
         return self.query_one(ScopeList)
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="body"):
             with Horizontal(id="browse"):
                 yield ScopeList(id="scopes")

@@ -20,6 +20,7 @@ from store.atomic import write_atomic
 
 from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
+from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..safe import clean_block, clean_line
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
 #: Files larger than this are shown cut short and cannot be edited in place.
 MAX_EDIT_BYTES = 1024 * 1024
 
-LABELS = {"problem": "⚠ ", "ignored": "· ", "settings": "⚙ ", "secret": "✱ "}
+#: The glyph before each kind of entry (``glyphs`` names).
+LABELS = {"problem": "problem", "ignored": "ignored", "settings": "settings", "secret": "secret"}
 WARNING_NOTE = "A warning, not a problem: this memory is still sent to chats (problem files are not)."
 
 
@@ -82,7 +84,7 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="problems-body"):
             yield OptionList(id="problem-list", markup=False)
             with Vertical(id="problem-view"):
@@ -122,14 +124,16 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
         option_list.clear_options()
         for entry in self.entries:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            label = LABELS[entry.kind]
+            label = glyph(LABELS[entry.kind]) + " "
             where = self._relative(entry.path) if entry.path else "settings.yaml"
             prompt.append(label + clean_line(where), style="bold")
             prompt.append("\n")
             prompt.append(clean_line(entry.message), style="dim")
             option_list.add_option(Option(prompt))
         warnings = any(e.kind == "secret" for e in self.entries)
-        option_list.border_title = "Problems · ✱ warnings" if warnings else "Not used as memories"
+        option_list.border_title = (
+            f"Problems · {glyph('secret')} warnings" if warnings else "Not used as memories"
+        )
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])

@@ -18,6 +18,7 @@ from store import scope_label
 from ..dialogs import ConfirmDialog
 from ..diffing import word_diff
 from ..format import full_moment
+from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
@@ -60,7 +61,7 @@ class ReviewScreen(PersonKeys, ScreenHelp):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="review-body"):
             yield OptionList(id="review-list", markup=False)
             with VerticalScroll(id="review-view"):
