@@ -7,7 +7,7 @@ import gc
 import threading
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -25,6 +25,9 @@ from .safe import clean_line
 from .screens import MainScreen
 from .theming import load_themes, save_theme, saved_theme
 from .watcher import DiskWatcher, FilesChanged
+
+#: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
+TINY_WIDTH = 70
 
 
 class OdaApp(App[None]):
@@ -54,6 +57,10 @@ class OdaApp(App[None]):
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 70 columns the scopes pane collapses to a strip until it has the focus.
+        self.set_class(event.size.width < TINY_WIDTH, "-tiny")
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as Textual shows them, or in words where the terminal lacks the symbols."""

@@ -410,3 +410,20 @@ async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> Non
         await settle(pilot)
         assert app.is_running and screen.editor.is_dirty
         assert screen.editor.save_error == "A memory needs some text."
+
+
+async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await started(pilot)
+        assert screen.scopes.outer_size.width <= 4  # a strip: its border and a column
+        assert screen.table.outer_size.width >= 55  # the room goes to the titles
+        screen.scopes.focus()
+        await pilot.pause()
+        assert screen.scopes.outer_size.width == 22
+        screen.table.focus()
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert screen.scopes.outer_size.width == 22  # wide enough: the pane is back for good
