@@ -427,3 +427,23 @@ async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tm
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert screen.scopes.outer_size.width == 22  # wide enough: the pane is back for good
+
+
+async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    text = " ".join(f"word{i:02d}" for i in range(40))
+    store.create(GLOBAL, "Long", text)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter")  # narrow: the editor takes the whole window
+        for size in [(120, 40), (160, 50), (64, 40), (130, 40)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            region = screen.editor.text_area.content_region
+            strips = app.screen._compositor.render_strips()
+            shown = [strips[y].text[region.x : region.right] for y in range(region.y, region.bottom)]
+            # Every word shown whole inside the text area: nothing clipped at its edge.
+            assert " ".join(" ".join(shown).split()) == text, size
