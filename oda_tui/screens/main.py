@@ -61,6 +61,7 @@ MAIN_HELP = (
     Place.REVIEW,
     Place.SCREENS,
     Place.DIALOG,
+    Place.QUIT,
     Place.CONFLICT,
     Place.PICKER,
 )
