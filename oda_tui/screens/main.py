@@ -803,9 +803,6 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
             self.notify("There is no memory here to copy.", markup=False)
             return
         targets = [s.scope for s in self.snapshot.scopes if s.scope != memory.scope]
-        if not targets:
-            self.notify("There is no other scope to copy to yet.", markup=False)
-            return
 
         def chosen(answer: tuple[Scope] | None) -> None:
             if answer is None:
@@ -833,9 +830,6 @@ class MainScreen(PersonKeys, HygieneMarks, Screen[None]):
             self.notify("There is no memory here to move.", markup=False)
             return
         targets = [s.scope for s in self.snapshot.scopes if s.scope != memory.scope]
-        if not targets:
-            self.notify("There is no other scope to move to yet.", markup=False)
-            return
 
         def chosen(answer: tuple[Scope] | None) -> None:
             if answer is None:
