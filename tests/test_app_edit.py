@@ -447,3 +447,24 @@ async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) ->
             shown = [strips[y].text[region.x : region.right] for y in range(region.y, region.bottom)]
             # Every word shown whole inside the text area: nothing clipped at its edge.
             assert " ".join(" ".join(shown).split()) == text, size
+
+
+async def test_a_notice_at_80x24_leaves_the_list_and_the_meter_readable(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await started(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == f"“{first.title}” is turned off."
+
+        def shown() -> str:
+            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+        await wait_until(pilot, lambda: "is turned off." in shown(), "the notice on screen")
+        shown_text = shown()
+        assert f"“{first.title}” is turned off." in shown_text  # the notice is there…
+        assert screen.query_one(TokenMeter).label in shown_text  # …and the meter's words still read
+        assert first.title in shown_text and second.title in shown_text
