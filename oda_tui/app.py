@@ -1,30 +1,36 @@
-"""The Textual app: one main screen over a memory store, watched for outside changes."""
+"""The Textual app: one main screen over a store session, with the person's themes and keys."""
 
 from __future__ import annotations
 
 import asyncio
-import gc
-import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import events, work
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from store import MemoryStore
-
-from .dialogs import ConfirmDialog
-from .dialogs.quit import QuitAnswer, QuitDialog
 from .glyphs import ascii_key, ascii_only
 from .keymap import load_keymap
 from .keys.actions import Place
 from .keys.bindings import bindings
-from .palette import OdaCommands
 from .safe import clean_line
-from .screens import MainScreen
+from .screens.base import OpenMemory
+from .screens.main import MainScreen
+from .session.session import StoreSession
+from .session.watcher import DiskWatcher, FilesChanged
 from .theming import load_themes, save_theme, saved_theme
-from .watcher import DiskWatcher, FilesChanged
+
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+
+def _commands() -> type[Provider]:
+    from .palette import OdaCommands  # imported when the palette first opens
+
+    return OdaCommands
+
 
 #: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
 TINY_WIDTH = 70
@@ -36,18 +42,14 @@ class OdaApp(App[None]):
     # The default screen's own CSS_PATH is not loaded by Textual, so the app loads it.
     CSS_PATH = ["oda.tcss", "screens/main.tcss"]
     TITLE = "Oda memory"
-    COMMANDS = App.COMMANDS | {OdaCommands}
+    COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = bindings(Place.APP)
 
     def __init__(self, root: Path, workspace: str | None = None, *, watch: bool = True) -> None:
         super().__init__()
-        self.root = Path(root)
-        self.store = MemoryStore(self.root)
-        #: Every store call runs in a worker thread holding this lock.
-        self.store_lock = threading.RLock()
+        self.session = StoreSession(self, Path(root), workspace, watch=watch)
         self.start_workspace = workspace
-        self.watcher: DiskWatcher | None = DiskWatcher(self.root, self) if watch else None
-        self.sub_title = clean_line(str(self.root))
+        self.sub_title = clean_line(str(root))
         self._themes_ready = False
         # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
         loaded = load_keymap()
@@ -55,17 +57,27 @@ class OdaApp(App[None]):
             self.set_keymap(loaded.keymap)
         self._keymap_problems = loaded.problems
 
-    def get_default_screen(self) -> MainScreen:
-        return MainScreen(self.start_workspace)
+    @property
+    def root(self) -> Path:
+        """The store's folder."""
+        return self.session.root
 
-    def on_resize(self, event: events.Resize) -> None:
-        # Under 70 columns the scopes pane collapses to a strip until it has the focus.
-        self.set_class(event.size.width < TINY_WIDTH, "-tiny")
+    @property
+    def watcher(self) -> DiskWatcher | None:
+        """What follows the disk (None when the app does not watch)."""
+        return self.session.watcher
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as Textual shows them, or in words where the terminal lacks the symbols."""
         shown = super().get_key_display(binding)
         return ascii_key(shown) if ascii_only() else shown
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 70 columns the scopes pane collapses to a strip until it has the focus.
+        self.set_class(event.size.width < TINY_WIDTH, "-tiny")
+
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen(self.start_workspace)
 
     @property
     def main_screen(self) -> MainScreen:
@@ -77,14 +89,9 @@ class OdaApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_class(ascii_only(), "-ascii")
-        self._load_keymap()
-        self._load_themes()
-        if self.watcher is not None:
-            self._watch()
-
-    def _load_keymap(self) -> None:
         for problem in self._keymap_problems:
             self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
+        self._load_themes()
 
     def _load_themes(self) -> None:
         loaded = load_themes()
@@ -108,18 +115,14 @@ class OdaApp(App[None]):
         if self._themes_ready:
             save_theme(theme)
 
-    @work(thread=True, group="watcher", exit_on_error=False)
-    def _watch(self) -> None:
-        assert self.watcher is not None
-        self.watcher.run()
-
     def on_files_changed(self, message: FilesChanged) -> None:
-        self.main_screen.files_changed()
+        self.session.files_changed()
+
+    def on_open_memory(self, message: OpenMemory) -> None:
+        self.main_screen.jump_to(message.scope, message.memory_id)
 
     def on_unmount(self) -> None:
-        if self.watcher is not None:
-            self.watcher.stop()
-        gc.unfreeze()  # the main screen froze the loaded store (see MainScreen.on_store_read)
+        self.session.stop()
 
     async def action_quit(self) -> None:
         """Quit; with unsaved edits, ask first."""
@@ -131,8 +134,12 @@ class OdaApp(App[None]):
         if not editor.is_dirty:
             self._stop_and_exit()
             return
+        from .dialogs.confirm import ConfirmDialog
+
         if isinstance(self.screen, ConfirmDialog):
             return
+
+        from .dialogs.quit import QuitAnswer, QuitDialog
 
         def answered(answer: QuitAnswer | None) -> None:
             if answer == "save":
@@ -166,6 +173,5 @@ class OdaApp(App[None]):
                 return
 
     def _stop_and_exit(self) -> None:
-        if self.watcher is not None:
-            self.watcher.stop()
+        self.session.stop()
         self.exit()

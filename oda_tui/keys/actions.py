@@ -152,5 +152,23 @@ BUILT_IN_KEYS: dict[Place, tuple[tuple[str, str], ...]] = {
     ),
 }
 
+#: The help's tables on the main screen, in order.
+MAIN_HELP = (
+    Place.MAIN,
+    Place.APP,
+    Place.LIST,
+    Place.EDITOR,
+    Place.HISTORY,
+    Place.DELETED,
+    Place.PROBLEMS,
+    Place.DUPLICATES,
+    Place.REVIEW,
+    Place.SCREENS,
+    Place.DIALOG,
+    Place.QUIT,
+    Place.CONFLICT,
+    Place.PICKER,
+)
+
 #: Every binding id a keymap may name.
 ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)

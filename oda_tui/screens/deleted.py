@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,13 +17,10 @@ from ..dialogs import ConfirmDialog
 from ..format import full_moment
 from ..glyphs import glyph
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-from .screen_help import ScreenHelp
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 
 def when(entry: Deleted) -> str:
@@ -35,7 +30,7 @@ def when(entry: Deleted) -> str:
     return f"deleted {full_moment(entry.deleted_at)}"
 
 
-class DeletedScreen(PersonKeys, ScreenHelp):
+class DeletedScreen(SubScreen):
     """Deleted memories of every scope, newest first; files removed outside the app whose
     versions remain are listed too."""
 
@@ -54,10 +49,6 @@ class DeletedScreen(PersonKeys, ScreenHelp):
     def __init__(self) -> None:
         super().__init__()
         self.entries: list[Deleted] = []
-
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
@@ -78,8 +69,8 @@ class DeletedScreen(PersonKeys, ScreenHelp):
         """Read the deleted memories of every scope."""
         entries: list[Deleted] = []
         errors: list[str] = []
-        with self.oda.store_lock:
-            store = self.oda.store
+        with self.session.lock:
+            store = self.session.store
             for scope in [None, *store.workspaces()]:
                 try:
                     entries.extend(store.deleted(scope))
@@ -140,10 +131,9 @@ class DeletedScreen(PersonKeys, ScreenHelp):
         entry = self._selected()
         if entry is None:
             return
-        self.oda.main_screen.run_op(
-            "restore_deleted",
+        self.run_change(
             lambda store: store.restore_deleted(entry.scope, entry.id),
-            {"done": f"Restored “{clean_line(entry.title)}”.", "after": self.load},
+            f"Restored “{clean_line(entry.title)}”.",
         )
 
     def action_purge(self) -> None:
@@ -154,10 +144,9 @@ class DeletedScreen(PersonKeys, ScreenHelp):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.oda.main_screen.run_op(
-                    "purge",
+                self.run_change(
                     lambda store: store.purge_deleted(entry.scope, entry.id),
-                    {"done": f"Purged “{clean_line(entry.title)}”.", "after": self.load},
+                    f"Purged “{clean_line(entry.title)}”.",
                 )
 
         self.app.push_screen(
@@ -170,7 +159,3 @@ class DeletedScreen(PersonKeys, ScreenHelp):
             ),
             answered,
         )
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)

@@ -19,17 +19,16 @@ from ..dialogs import ConfirmDialog
 from ..glyphs import glyph
 from ..hygiene import Group, read_groups
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from ..words import on_off
-from .screen_help import ScreenHelp
+from .base import SubScreen
 
 if TYPE_CHECKING:
     from store import MemoryStore
     from store.model import Memory
 
-    from ..app import OdaApp
 
 DUPLICATE_NOTE = (
     "Same text once case, accents, punctuation and spacing are ignored. Only memories that are "
@@ -41,7 +40,7 @@ SIMILAR_NOTE = (
 )
 
 
-class DuplicatesScreen(PersonKeys, ScreenHelp):
+class DuplicatesScreen(SubScreen):
     """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
 
     CSS_PATH = "duplicates.tcss"
@@ -61,10 +60,6 @@ class DuplicatesScreen(PersonKeys, ScreenHelp):
         #: For each option: (group index, member index), or None for a group's heading.
         self.rows: list[tuple[int, int] | None] = []
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="duplicates-body"):
@@ -82,8 +77,8 @@ class DuplicatesScreen(PersonKeys, ScreenHelp):
     @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the duplicate and similar groups."""
-        with self.oda.store_lock:
-            groups = read_groups(self.oda.store)
+        with self.session.lock:
+            groups = read_groups(self.session.store)
         self.post_message(self.Loaded(groups))
 
     def on_duplicates_screen_loaded(self, message: Loaded) -> None:
@@ -133,8 +128,7 @@ class DuplicatesScreen(PersonKeys, ScreenHelp):
         if picked is None:
             return
         group, memory = picked
-        self.dismiss(None)
-        self.oda.main_screen.jump_to(memory.scope, memory.id)
+        self.open_memory(memory.scope, memory.id)
 
     def _picked(self) -> tuple[Group, Memory] | None:
         index = self.query_one("#duplicate-list", OptionList).highlighted
@@ -234,8 +228,4 @@ class DuplicatesScreen(PersonKeys, ScreenHelp):
         )
 
     def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
-        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(op, done)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,17 +17,14 @@ from ..diffing import word_diff
 from ..format import full_moment
 from ..glyphs import glyph
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from ..words import source_words
-from .screen_help import ScreenHelp
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 
-class HistoryScreen(PersonKeys, ScreenHelp):
+class HistoryScreen(SubScreen):
     """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
 
     CSS_PATH = "history.tcss"
@@ -53,10 +48,6 @@ class HistoryScreen(PersonKeys, ScreenHelp):
         self.memory: Memory | None = None
         self.versions: list[Version] = []
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="history-body"):
@@ -74,13 +65,13 @@ class HistoryScreen(PersonKeys, ScreenHelp):
     @work(thread=True, group="history", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the versions and the current memory."""
-        with self.oda.store_lock:
+        with self.session.lock:
             try:
-                memory = self.oda.store.get(self.scope, self.memory_id)
+                memory = self.session.store.get(self.scope, self.memory_id)
             except StoreError:
                 memory = None  # deleted: its versions remain
             try:
-                versions = self.oda.store.versions(self.scope, self.memory_id)
+                versions = self.session.store.versions(self.scope, self.memory_id)
             except StoreError as exc:
                 self.post_message(self.Loaded(memory, [], str(exc)))
                 return
@@ -162,8 +153,4 @@ class HistoryScreen(PersonKeys, ScreenHelp):
         )
 
     def _change(self, kind: str, op, done: str) -> None:  # type: ignore[no-untyped-def]
-        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(op, done)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -22,13 +21,10 @@ from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
 from ..glyphs import glyph
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-from .screen_help import ScreenHelp
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 #: Files larger than this are shown cut short and cannot be edited in place.
 MAX_EDIT_BYTES = 1024 * 1024
@@ -49,7 +45,7 @@ class Entry:
     line: int | None = None
 
 
-class ProblemsScreen(PersonKeys, ScreenHelp):
+class ProblemsScreen(SubScreen):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
@@ -79,10 +75,6 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
         self.shown: Path | None = None
         self._loaded_text = ""
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="problems-body"):
@@ -100,8 +92,8 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
     @work(thread=True, group="problems", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the problems, ignored entries and settings problems."""
-        with self.oda.store_lock:
-            store = self.oda.store
+        with self.session.lock:
+            store = self.session.store
             entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
             entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
             entries += [Entry("settings", m) for m in store.settings_problems()]
@@ -112,7 +104,7 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
 
     def _relative(self, path: Path) -> str:
         try:
-            return str(path.relative_to(self.oda.store.root))
+            return str(path.relative_to(self.session.store.root))
         except ValueError:
             return str(path)
 
@@ -161,7 +153,7 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
         scope = f" in {scope_label(entry.scope)}" if entry.kind in ("problem", "secret") else ""
         note = f"\n{WARNING_NOTE}" if entry.kind == "secret" else ""
         head.update(f"{clean_line(where)}{scope}{line}\n{clean_line(entry.message)}{note}")
-        path = entry.path if entry.path else self.oda.store.root / "settings.yaml"
+        path = entry.path if entry.path else self.session.store.root / "settings.yaml"
         if entry.kind == "ignored" and entry.path is not None and entry.path.is_dir():
             self.shown = None
             self._set_raw("", editable=False)
@@ -236,10 +228,7 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
         self._after_change(path, None)
 
     def _after_change(self, path: Path, done: str | None) -> None:
-        context: dict[str, Any] = {"after": self.load}
-        if done:
-            context["done"] = done
-        self.oda.main_screen.run_op("refresh_file", lambda store: store.refresh([path]), context)
+        self.run_change(lambda store: store.refresh([path]), done)
 
     def _selected_problem(self) -> Entry | None:
         index = self.query_one("#problem-list", OptionList).highlighted
@@ -264,10 +253,9 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.oda.main_screen.run_op(
-                    "delete_problem",
+                self.run_change(
                     lambda store: store.delete(scope, path.stem),
-                    {"done": f"Deleted {name}. Its bytes wait under Recently deleted.", "after": self.load},
+                    f"Deleted {name}. Its bytes wait under Recently deleted.",
                 )
 
         self.app.push_screen(
@@ -279,7 +267,3 @@ class ProblemsScreen(PersonKeys, ScreenHelp):
             ),
             answered,
         )
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)

@@ -20,16 +20,14 @@ from ..diffing import word_diff
 from ..format import full_moment
 from ..glyphs import glyph
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
 from ..safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-from .screen_help import ScreenHelp
+from .base import SubScreen
 
 if TYPE_CHECKING:
     from store import MemoryStore
-
-    from ..app import OdaApp
 
 
 def what_happened(item: ReviewItem) -> str:
@@ -37,7 +35,7 @@ def what_happened(item: ReviewItem) -> str:
     return "created by a chat" if item.created_by_agent else "changed by a chat"
 
 
-class ReviewScreen(PersonKeys, ScreenHelp):
+class ReviewScreen(SubScreen):
     """Memories saved by the agent that a chat created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
@@ -55,10 +53,6 @@ class ReviewScreen(PersonKeys, ScreenHelp):
     def __init__(self) -> None:
         super().__init__()
         self.items: list[ReviewItem] = []
-
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
@@ -78,8 +72,8 @@ class ReviewScreen(PersonKeys, ScreenHelp):
     def load(self) -> None:
         """Read the memories waiting for review."""
         try:
-            with self.oda.store_lock:
-                items = pending_review(self.oda.store)
+            with self.session.lock:
+                items = pending_review(self.session.store)
         except OSError as exc:
             self.post_message(self.Loaded([], f"The review list could not be read: {exc}"))
             return
@@ -161,8 +155,7 @@ class ReviewScreen(PersonKeys, ScreenHelp):
         item = self._selected()
         if item is None:
             return
-        self.dismiss(None)
-        self.oda.main_screen.jump_to(item.memory.scope, item.memory.id)
+        self.open_memory(item.memory.scope, item.memory.id)
 
     def action_turn_off(self) -> None:
         """Turn the memory off (and count it as reviewed)."""
@@ -203,8 +196,4 @@ class ReviewScreen(PersonKeys, ScreenHelp):
         )
 
     def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
-        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(op, done)

@@ -7,7 +7,6 @@ from typing import ClassVar
 from textual.screen import Screen
 
 from ..keys.actions import Place
-from .help import HelpScreen
 
 
 class ScreenHelp(Screen[None]):
@@ -19,5 +18,7 @@ class ScreenHelp(Screen[None]):
 
     def action_help(self) -> None:
         """Show this screen's keys."""
+        from .help import HelpScreen
+
         places = (self.HELP_PLACE, Place.SCREENS, Place.APP, Place.DIALOG)
         self.app.push_screen(HelpScreen.of(self.app, places))

@@ -70,7 +70,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         # Empty from the start: setting the class after mount would restyle the whole form.
-        super().__init__(id=id, classes="-empty")
+        super().__init__(id=id)
         self.scope: Scope = None
         #: The memory as last read from the store; edits are measured against it.
         self.memory: Memory | None = None
@@ -194,6 +194,12 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     # -- loading -------------------------------------------------------------------------
 
+    def _show_form(self, shown: bool) -> None:
+        # Each part's own display, not a class on the editor: a class restyles every field of
+        # the form, the costliest step of the first frame with a memory in it.
+        self.query_one("#editor-empty").display = not shown
+        self.query_one("#editor-form").display = shown
+
     def clear(self, hint: str) -> None:
         """Show no memory, only a hint."""
         self.memory = None
@@ -201,7 +207,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.orphan = False
         self._save_error = None
         self.query_one("#editor-empty", Static).update(hint)
-        self.set_class(True, "-empty")
+        self._show_form(False)
         self._leave_raw()
         self._set_dirty()
 
@@ -217,7 +223,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.is_new = False
         self.orphan = False
         self._save_error = None
-        self.set_class(False, "-empty")
+        self._show_form(True)
         self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=same)
         self.set_enabled(memory.enabled)
         self._update_heading()
@@ -232,7 +238,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.is_new = True
         self.orphan = False
         self._save_error = None
-        self.set_class(False, "-empty")
+        self._show_form(True)
         self._leave_raw()
         self._fill("", "", keep_cursor=False)
         self.set_enabled(True)

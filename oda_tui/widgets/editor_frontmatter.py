@@ -16,6 +16,7 @@ from store import StoreError
 from store.model import Memory
 
 from ..safe import clean_block, clean_line
+from ..session.access import session_of
 
 
 class FrontmatterEditing(Widget):
@@ -73,13 +74,13 @@ class FrontmatterEditing(Widget):
         return self._store().check_frontmatter(block, text)
 
     def _store(self) -> Any:
-        return self.app.store  # type: ignore[attr-defined]
+        return session_of(self).store
 
     @work(thread=True, group="frontmatter", exclusive=True, exit_on_error=False)
     def read_frontmatter(self, memory: Memory) -> None:
         """Read the open memory's block from its file."""
         try:
-            with self.app.store_lock:  # type: ignore[attr-defined]
+            with session_of(self).lock:
                 block = self._store().frontmatter(memory.scope, memory.id)
         except StoreError as exc:
             self.post_message(self.FrontmatterRead(memory.id, None, str(exc)))
@@ -105,7 +106,7 @@ class FrontmatterEditing(Widget):
     def save_frontmatter(self, memory: Memory, block: str) -> None:
         """Write the block through the store (the text below it is kept byte for byte)."""
         try:
-            with self.app.store_lock:  # type: ignore[attr-defined]
+            with session_of(self).lock:
                 saved = self._store().change_frontmatter(memory.scope, memory.id, block)
         except StoreError as exc:
             self.post_message(self.FrontmatterSaved(block, None, str(exc)))

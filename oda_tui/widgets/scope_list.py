@@ -13,7 +13,7 @@ from store.model import Scope
 
 from ..glyphs import glyph
 from ..safe import clean_line
-from ..snapshot import ScopeSummary
+from ..session.snapshot import ScopeSummary
 
 # Not a valid workspace key (keys start with a letter or digit), so it cannot clash.
 GLOBAL_OPTION_ID = ":global"
