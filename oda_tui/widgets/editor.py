@@ -8,7 +8,6 @@ from collections.abc import Callable
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
 from store import scope_label
@@ -21,6 +20,7 @@ from ..safe import clean_block, clean_line, restore_controls
 from ..words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
 from .editor_frontmatter import FrontmatterEditing
+from .editor_messages import DirtyChanged, SaveRequested, ToggleRequested
 from .frontmatter_view import FrontmatterView
 
 Check = Callable[[str], str | None]
@@ -32,32 +32,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     BINDINGS = bindings(Place.EDITOR)
 
-    class SaveRequested(Message):
-        """Save these values: a change when ``memory_id`` is set, else a new memory."""
-
-        def __init__(self, scope: Scope, memory_id: str | None, title: str, text: str, enabled: bool) -> None:
-            super().__init__()
-            self.scope = scope
-            self.memory_id = memory_id
-            self.title = title
-            self.text = text
-            self.enabled = enabled
-
-    class ToggleRequested(Message):
-        """The person flipped the switch of a saved memory."""
-
-        def __init__(self, scope: Scope, memory_id: str, enabled: bool) -> None:
-            super().__init__()
-            self.scope = scope
-            self.memory_id = memory_id
-            self.enabled = enabled
-
-    class DirtyChanged(Message):
-        """The editor gained or lost unsaved edits."""
-
-        def __init__(self, dirty: bool) -> None:
-            super().__init__()
-            self.dirty = dirty
+    SaveRequested = SaveRequested
+    ToggleRequested = ToggleRequested
+    DirtyChanged = DirtyChanged
 
     DEFAULT_CSS = """
     MemoryEditor #frontmatter { display: none; }
