@@ -9,6 +9,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from oda_tui import glyphs
 from oda_tui.app import OdaApp
 from oda_tui.screens import MainScreen
 
@@ -16,6 +17,9 @@ from oda_tui.screens import MainScreen
 os.environ.setdefault("ODA_TUI_CONFIG", tempfile.mkdtemp(prefix="oda-tui-config-"))
 # Review marks are app state: never the person's own state folder either.
 os.environ.setdefault("ODA_TUI_STATE", tempfile.mkdtemp(prefix="oda-tui-state-"))
+
+# The tests (and the snapshots) draw the Unicode symbols whatever TERM the suite runs under.
+glyphs.use_ascii(False)
 
 # Bounded polling, never a timed assertion: each step yields to the app for a moment.
 MAX_POLLS = 400
