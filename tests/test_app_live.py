@@ -199,3 +199,29 @@ async def test_a_single_outside_write_shows_without_waiting_for_quiet(tmp_path: 
         await wait_until(pilot, lambda: screen.table.has_memory("abcdef12"), "the outside write to show")
         assert screen.outside_repaints == 1
         assert screen.table.painted_generation == screen.table.shown_generation
+
+
+async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    path = store.memory_path(GLOBAL, first.id)
+    app = OdaApp(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        editor = screen.editor
+        await pilot.press("enter", "f2")
+        await wait_until(pilot, lambda: editor.raw_mode, "the YAML view")
+        area = editor.frontmatter.area
+        # Unchanged here: an outside edit shows in the block at once.
+        edit_outside(path, "title: Reply language", "title: Reply tongue")
+        await wait_until(pilot, lambda: "title: Reply tongue" in area.text, "the block to follow the disk")
+        assert not editor.is_dirty
+        # Edited here and there: the conflict question; reloading theirs drops the block's edits.
+        area.move_cursor((0, len("title: Reply tongue")))
+        await pilot.press(*" mine")
+        edit_outside(path, "title: Reply tongue", "title: Reply theirs")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: "title: Reply theirs" in area.text, "their block")
+        assert "mine" not in area.text and not editor.is_dirty

@@ -193,8 +193,10 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
         if not same:
             self._leave_raw()
-        elif self.raw_mode and not self.frontmatter.is_dirty:
-            self.read_frontmatter(memory)  # changed on disk: show the block as it is now
+        elif self.raw_mode:
+            # Show the block as it is on disk now; edits to it were dropped by whoever asked
+            # (reload theirs, discard), and keys typed after this call are kept.
+            self.read_frontmatter(memory, drop_edits=self.frontmatter.is_dirty)
         self.memory = memory
         self.scope = memory.scope
         self.is_new = False
