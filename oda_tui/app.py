@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import App
+from textual.binding import Binding
+from textual.screen import ModalScreen
 
 from .config.keymap import load_keymap
 from .config.theming import load_themes, save_theme, saved_theme
@@ -15,6 +19,7 @@ from .screens.base import OpenMemory
 from .screens.main import MainScreen
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
+from .text.glyphs import ascii_key, ascii_only
 from .text.safe import clean_line
 
 if TYPE_CHECKING:
@@ -25,6 +30,10 @@ def _commands() -> type[Provider]:
     from .palette import OdaCommands  # imported when the palette first opens
 
     return OdaCommands
+
+
+#: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
+TINY_WIDTH = 70
 
 
 class OdaApp(App[None]):
@@ -58,6 +67,15 @@ class OdaApp(App[None]):
         """What follows the disk (None when the app does not watch)."""
         return self.session.watcher
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as Textual shows them, or in words where the terminal lacks the symbols."""
+        shown = super().get_key_display(binding)
+        return ascii_key(shown) if ascii_only() else shown
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 70 columns the scopes pane collapses to a strip until it has the focus.
+        self.set_class(event.size.width < TINY_WIDTH, "-tiny")
+
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)
 
@@ -70,6 +88,7 @@ class OdaApp(App[None]):
         raise LookupError("no main screen")
 
     def on_mount(self) -> None:
+        self.set_class(ascii_only(), "-ascii")
         for problem in self._keymap_problems:
             self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
         self._load_themes()
@@ -120,18 +139,38 @@ class OdaApp(App[None]):
         if isinstance(self.screen, ConfirmDialog):
             return
 
-        def answered(discard: bool | None) -> None:
-            if discard:
+        from .dialogs.quit import QuitAnswer, QuitDialog
+
+        def answered(answer: QuitAnswer | None) -> None:
+            if answer == "save":
+                self.run_worker(self._save_then_quit(), group="save-and-quit", exclusive=True)
+            elif answer:
                 self._stop_and_exit()
 
         self.push_screen(
-            ConfirmDialog(
+            QuitDialog(
                 f"Quit and discard your unsaved changes to “{clean_line(editor.display_title)}”?",
-                yes="Quit",
+                yes="Quit without saving",
                 no="Keep editing",
             ),
             answered,
         )
+
+    async def _save_then_quit(self) -> None:
+        """Save the editor, and quit once it is saved; a refusal or a question keeps the app open."""
+        editor = self.main_screen.editor
+        if not editor.request_save():
+            self._stop_and_exit()
+            return
+        # Bounded: a save ends in a few ms; the loop only waits for its message to be handled.
+        for _ in range(600):
+            await asyncio.sleep(0.05)
+            if not editor.is_dirty:
+                self._stop_and_exit()
+                return
+            if editor.save_error is not None or isinstance(self.screen, ModalScreen):
+                self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
+                return
 
     def _stop_and_exit(self) -> None:
         self.session.stop()

@@ -40,9 +40,7 @@ async def test_the_editor_shows_every_field_and_the_one_token_figure(tmp_path: P
         assert "created 2026-11-29" in meta and "updated 2026-11-29" in meta
         assert "Other fields: mood: sunny" in meta
         figure = entry_tokens("Prefers uv", "Use uv, not pip.")
-        assert static_text(screen.editor.query_one("#tokens")) == (
-            f"Adds ≈ {figure} tokens to what a chat receives"
-        )
+        assert static_text(screen.editor.query_one("#tokens")) == (f"Adds ≈ {figure} tokens to a chat")
         # The list shows the same figure, marked as what the memory adds, and the spec's words.
         assert cell_text(screen, "0123abcd", "tokens") == f"+{figure}"
         assert cell_text(screen, "0123abcd", "by") == "saved by the agent"
@@ -50,7 +48,7 @@ async def test_the_editor_shows_every_field_and_the_one_token_figure(tmp_path: P
         screen.editor.title_input.focus()
         await pilot.press("end", *"extended title")
         assert static_text(screen.editor.query_one("#tokens")) == (
-            f"Adds ≈ {entry_tokens('Prefers uvextended title', 'Use uv, not pip.')} tokens to what a chat receives"
+            f"Adds ≈ {entry_tokens('Prefers uvextended title', 'Use uv, not pip.')} tokens to a chat"
         )
 
 

@@ -29,6 +29,7 @@ class Place(Enum):
     SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
     HELP = "In this help"
     DIALOG = "In dialogs"
+    QUIT = "When quitting with unsaved edits"
     CONFLICT = "When a memory changed on disk"
     PICKER = "When choosing a scope"
 
@@ -57,7 +58,7 @@ class Action:
 
 
 ACTIONS: tuple[Action, ...] = (
-    # The main screen, in the order the footer shows them.
+    # The main screen, in the order of use: the footer shows as many as fit, from the first.
     Action("memory.new", "new_memory", "New", "n", Place.MAIN,
            palette="New memory", hint="Start a new memory in the selected scope"),
     Action("memory.toggle", "toggle", "On/off", "t", Place.MAIN,
@@ -75,24 +76,24 @@ ACTIONS: tuple[Action, ...] = (
     Action("view.back", "back", "Back", "escape", Place.MAIN),
     Action("memory.history", "history", "History", "h", Place.MAIN,
            palette="Show the history of the memory", hint="Every version, restore and undo"),
-    Action("memory.copy", "copy_to", "Copy to…", "c", Place.MAIN, show=False,
-           palette="Copy the memory to another scope", hint="Global or a workspace"),
-    Action("memory.move", "move_to", "Move to…", "m", Place.MAIN, show=False,
-           palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
-    Action("view.duplicates", "duplicates", "Duplicates", "D", Place.MAIN, show=False,
-           palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
-    Action("view.review", "review", "Review what the agent saved", "r", Place.MAIN, show=False,
-           palette="Review what the agent saved", hint="Accept, edit, turn off or delete, with the diff"),
-    Action("view.deleted", "deleted", "Recently deleted", "x", Place.MAIN, show=False,
-           palette="Recently deleted", hint="Restore or purge deleted memories"),
-    Action("view.problems", "problems", "Problems", "exclamation_mark", Place.MAIN, show=False,
-           palette="Problem files", hint="Files that are not used, and why"),
-    Action("memory.editor", "external_editor", "Open in $EDITOR", "e", Place.MAIN, show=False,
-           palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     Action("app.help", "help", "Help", "question_mark,f1", Place.MAIN,
            palette="Help: every key of the app", hint="Also ? and F1"),
     Action("app.quit_key", "quit", "Quit", "q", Place.MAIN,
            palette="Quit", hint="Asks first when there are unsaved edits"),
+    Action("view.review", "review", "Review", "r", Place.MAIN,
+           palette="Review what the agent saved", hint="Accept, edit, turn off or delete, with the diff"),
+    Action("view.problems", "problems", "Problems", "exclamation_mark", Place.MAIN,
+           palette="Problem files", hint="Files that are not used, and why"),
+    Action("view.deleted", "deleted", "Recently deleted", "x", Place.MAIN,
+           palette="Recently deleted", hint="Restore or purge deleted memories"),
+    Action("view.duplicates", "duplicates", "Duplicates", "D", Place.MAIN,
+           palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
+    Action("memory.copy", "copy_to", "Copy to…", "c", Place.MAIN,
+           palette="Copy the memory to another scope", hint="Global or a workspace"),
+    Action("memory.move", "move_to", "Move to…", "m", Place.MAIN,
+           palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
+    Action("memory.editor", "external_editor", "Open in $EDITOR", "e", Place.MAIN,
+           palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     # Everywhere: a key no text field takes.
     Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, show=False, priority=True),
     # The memory list.
@@ -130,6 +131,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),
     Action("dialog.yes", "confirm", "Yes", "y", Place.DIALOG, show=False),
     Action("dialog.no", "cancel", "No", "n", Place.DIALOG, show=False),
+    Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT, show=False),
     Action("conflict.theirs", "choose('theirs')", "Reload theirs", "r", Place.CONFLICT),
     Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
     Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),
@@ -163,6 +165,7 @@ MAIN_HELP = (
     Place.REVIEW,
     Place.SCREENS,
     Place.DIALOG,
+    Place.QUIT,
     Place.CONFLICT,
     Place.PICKER,
 )

@@ -103,7 +103,7 @@ class BrowsePane(HygieneMarks, Horizontal):
         total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
         label = scope_label(self.scope)
         if self.filter_words:
-            table.border_title = f"Memories · {len(visible)} of {total} match"
+            table.border_title = f"Memories in {label} · {len(visible)} of {total} match"
         else:
             table.border_title = f"Memories in {label} · {total}"
         empty = self.query_one("#list-empty", Static)

@@ -17,6 +17,7 @@ from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..text.format import full_moment
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
@@ -50,7 +51,7 @@ class DeletedScreen(SubScreen):
         self.entries: list[Deleted] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="deleted-body"):
             yield OptionList(id="deleted-list", markup=False)
             with VerticalScroll(id="deleted-view"):

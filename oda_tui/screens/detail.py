@@ -136,7 +136,10 @@ class DetailPane(TabbedContent):
                     markup=False,
                 )
 
-        self.app.push_screen(ConflictDialog(theirs.title), resolved)
+        mine = (self.editor.outgoing_title, self.editor.outgoing_text)
+        self.app.push_screen(
+            ConflictDialog(theirs.title, theirs=(theirs.title, theirs.text), mine=mine), resolved
+        )
 
     def show_preview(self, scope: Scope, preview: ChatMemory | None, shown_scope: Scope) -> None:
         """Show what a chat in ``scope`` receives, if that is still the scope shown."""

@@ -19,6 +19,7 @@ from ..dialogs import ConfirmDialog
 from ..hygiene import Group, read_groups
 from ..keys.actions import Place
 from ..keys.bindings import bindings
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
@@ -60,7 +61,7 @@ class DuplicatesScreen(SubScreen):
         self.rows: list[tuple[int, int] | None] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="duplicates-body"):
             yield OptionList(id="duplicate-list", markup=False)
             with VerticalScroll(id="duplicate-view"):

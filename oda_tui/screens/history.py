@@ -17,6 +17,7 @@ from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..text.diffing import word_diff
 from ..text.format import full_moment
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import source_words
 from ..widgets.key_footer import KeyFooter
@@ -48,7 +49,7 @@ class HistoryScreen(SubScreen):
         self.versions: list[Version] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="history-body"):
             yield OptionList(id="versions", markup=False)
             with VerticalScroll(id="version-view"):

@@ -14,6 +14,7 @@ from textual.timer import Timer
 from store.model import Scope
 
 from ..session.access import session_of
+from ..text.glyphs import glyph
 
 if TYPE_CHECKING:
     from ..widgets.memory_table import MemoryTable
@@ -89,5 +90,5 @@ class HygieneMarks:
         if self.to_review:
             parts.append(f"{self.to_review} to review (press r)")
         if self.duplicate_marks:
-            parts.append("duplicates ≡ (press D)")
+            parts.append(f"duplicates {glyph('duplicate')} (press D)")
         return parts

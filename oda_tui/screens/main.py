@@ -25,6 +25,7 @@ from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Operation, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
 from ..session.snapshot import Snapshot, empty_scope_hint
+from ..text.glyphs import glyph
 from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import MemoryEditor
@@ -97,7 +98,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         return self.browse.filter_words
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="body"):
             yield BrowsePane(self._start_scope, id="browse")
             with DetailPane(id="detail", initial="tab-editor"):
@@ -253,6 +254,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     @on(MemoryEditor.DirtyChanged)
     def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
+        self.table.mark_draft(self.editor.memory_id if message.dirty else None)
         self.refresh_bindings()
 
     def jump_to_scope(self, scope: Scope) -> None:
@@ -294,7 +296,8 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             # Shown only while there is something to save, so the Footer fits 80 columns.
             return self.editor.is_dirty or (self.editor.is_new and self.detail.contains(focused))
         if action == "back":
-            return self.detail.contains(focused) or focused is self.browse.filter_input
+            filtering = bool(self.browse.filter_words)
+            return self.detail.contains(focused) or focused is self.browse.filter_input or filtering
         return True
 
     def _show_detail(self, tab: str) -> None:
@@ -392,8 +395,12 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     def action_back(self) -> None:
         """Leave the editor or the filter for the memory list."""
-        if self.focused is self.browse.filter_input:
+        # From the filter, or from the list while a filter is on: clear it (not from the editor).
+        if self.focused is self.browse.filter_input or (
+            self.browse.filter_words and not self.detail.contains(self.focused)
+        ):
             self.browse.clear_filter(hide=True)
+            self.browse.show_list(keep=self.editor.memory_id)
         self.set_class(False, "-detail")
         self.table.focus()
 

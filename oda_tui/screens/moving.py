@@ -21,11 +21,8 @@ def _targets(screen: MainScreen, memory: Memory | None, verb: str) -> list[Scope
     if memory is None or screen.snapshot is None:
         screen.notify(f"There is no memory here to {verb}.", markup=False)
         return None
-    targets = [s.scope for s in screen.snapshot.scopes if s.scope != memory.scope]
-    if not targets:
-        screen.notify(f"There is no other scope to {verb} to yet.", markup=False)
-        return None
-    return targets
+    # Never empty of choices: the picker also offers a new workspace.
+    return [s.scope for s in screen.snapshot.scopes if s.scope != memory.scope]
 
 
 def copy_to(screen: MainScreen, memory: Memory | None) -> None:

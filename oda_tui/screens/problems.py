@@ -21,6 +21,7 @@ from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
 from ..keys.actions import Place
 from ..keys.bindings import bindings
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
@@ -28,7 +29,8 @@ from .base import SubScreen
 #: Files larger than this are shown cut short and cannot be edited in place.
 MAX_EDIT_BYTES = 1024 * 1024
 
-LABELS = {"problem": "⚠ ", "ignored": "· ", "settings": "⚙ ", "secret": "✱ "}
+#: The glyph before each kind of entry (``glyphs`` names).
+LABELS = {"problem": "problem", "ignored": "ignored", "settings": "settings", "secret": "secret"}
 WARNING_NOTE = "A warning, not a problem: this memory is still sent to chats (problem files are not)."
 
 
@@ -74,7 +76,7 @@ class ProblemsScreen(SubScreen):
         self._loaded_text = ""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="problems-body"):
             yield OptionList(id="problem-list", markup=False)
             with Vertical(id="problem-view"):
@@ -114,14 +116,16 @@ class ProblemsScreen(SubScreen):
         option_list.clear_options()
         for entry in self.entries:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            label = LABELS[entry.kind]
+            label = glyph(LABELS[entry.kind]) + " "
             where = self._relative(entry.path) if entry.path else "settings.yaml"
             prompt.append(label + clean_line(where), style="bold")
             prompt.append("\n")
             prompt.append(clean_line(entry.message), style="dim")
             option_list.add_option(Option(prompt))
         warnings = any(e.kind == "secret" for e in self.entries)
-        option_list.border_title = "Problems · ✱ warnings" if warnings else "Not used as memories"
+        option_list.border_title = (
+            f"Problems · {glyph('secret')} warnings" if warnings else "Not used as memories"
+        )
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])

@@ -21,6 +21,7 @@ from ..keys.bindings import bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
 from ..text.diffing import word_diff
 from ..text.format import full_moment
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
@@ -54,7 +55,7 @@ class ReviewScreen(SubScreen):
         self.items: list[ReviewItem] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="review-body"):
             yield OptionList(id="review-list", markup=False)
             with VerticalScroll(id="review-view"):

@@ -70,3 +70,14 @@ def ascii_only() -> bool:
 def glyph(name: str) -> str:
     """The symbol called ``name`` in the set in use."""
     return (ASCII if _ascii else UNICODE)[name]
+
+
+# Textual's key symbols, in words.
+_KEY_WORDS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Backspace"}
+
+
+def ascii_key(shown: str) -> str:
+    """A key as Textual displays it, with its symbols spelled out (``⏎`` -> ``Enter``)."""
+    for symbol, word in _KEY_WORDS.items():
+        shown = shown.replace(symbol, word)
+    return shown

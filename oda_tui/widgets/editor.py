@@ -8,7 +8,6 @@ from collections.abc import Callable
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
 from store import scope_label
@@ -21,6 +20,7 @@ from ..text.safe import clean_block, clean_line, restore_controls
 from ..text.words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
 from .editor_frontmatter import FrontmatterEditing
+from .editor_messages import DirtyChanged, SaveRequested, ToggleRequested
 from .editor_style import EDITOR_CSS
 from .frontmatter_view import FrontmatterView
 
@@ -33,32 +33,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     BINDINGS = bindings(Place.EDITOR)
 
-    class SaveRequested(Message):
-        """Save these values: a change when ``memory_id`` is set, else a new memory."""
-
-        def __init__(self, scope: Scope, memory_id: str | None, title: str, text: str, enabled: bool) -> None:
-            super().__init__()
-            self.scope = scope
-            self.memory_id = memory_id
-            self.title = title
-            self.text = text
-            self.enabled = enabled
-
-    class ToggleRequested(Message):
-        """The person flipped the switch of a saved memory."""
-
-        def __init__(self, scope: Scope, memory_id: str, enabled: bool) -> None:
-            super().__init__()
-            self.scope = scope
-            self.memory_id = memory_id
-            self.enabled = enabled
-
-    class DirtyChanged(Message):
-        """The editor gained or lost unsaved edits."""
-
-        def __init__(self, dirty: bool) -> None:
-            super().__init__()
-            self.dirty = dirty
+    SaveRequested = SaveRequested
+    ToggleRequested = ToggleRequested
+    DirtyChanged = DirtyChanged
 
     DEFAULT_CSS = EDITOR_CSS
 
@@ -89,7 +66,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             with Horizontal(id="meta-row"):
                 yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
                 yield Label("on", id="enabled-label", markup=False)
-                yield Static("", id="meta", markup=False)
+                # Not part of the draft: Ctrl+R cannot take it back, so it says so.
+                yield Label("· saves at once", id="enabled-note", markup=False)
+            yield Static("", id="meta", markup=False)
             yield Static("", id="tokens", markup=False)
             with Horizontal(classes="field-head"):
                 yield Label("Text", classes="field-label")
@@ -168,6 +147,11 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         )
 
     @property
+    def save_error(self) -> str | None:
+        """The store's refusal of the last save, while the edits are unchanged since."""
+        return self._save_error
+
+    @property
     def display_title(self) -> str:
         """The title to quote in messages about the open memory."""
         if self.memory is not None:
@@ -203,8 +187,10 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
         if not same:
             self._leave_raw()
-        elif self.raw_mode and not self.frontmatter.is_dirty:
-            self.read_frontmatter(memory)  # changed on disk: show the block as it is now
+        elif self.raw_mode:
+            # Show the block as it is on disk now; edits to it were dropped by whoever asked
+            # (reload theirs, discard), and keys typed after this call are kept.
+            self.read_frontmatter(memory, drop_edits=self.frontmatter.is_dirty)
         self.memory = memory
         self.scope = memory.scope
         self.is_new = False
@@ -301,6 +287,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     # -- display -------------------------------------------------------------------------
 
     def _update_heading(self) -> None:
+        self.set_class(self.is_new, "-new")  # a new memory's switch is saved with it
         where = scope_label(self.scope)
         if self.orphan:
             heading = f"{where} · deleted on disk; saving creates it again"

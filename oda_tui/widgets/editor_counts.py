@@ -9,6 +9,7 @@ from typing import Any
 from store import entry_tokens
 
 from ..text.format import count
+from ..text.glyphs import glyph
 from ..text.safe import clean_line
 
 
@@ -32,7 +33,7 @@ class Limits:
 
 def tokens_text(title: str, text: str) -> str:
     """The one token figure of a memory, said so it is not taken for the chat's total."""
-    return f"Adds ≈ {count(entry_tokens(title, text))} tokens to what a chat receives"
+    return f"Adds {glyph('about')} {count(entry_tokens(title, text))} tokens to a chat"
 
 
 def extra_text(extra: dict[Any, Any]) -> str:

@@ -25,11 +25,12 @@ class FrontmatterEditing(Widget):
     class FrontmatterRead(Message):
         """The block of the open memory, read from its file (or why it could not be)."""
 
-        def __init__(self, memory_id: str, block: str | None, error: str | None) -> None:
+        def __init__(self, memory_id: str, block: str | None, error: str | None, drop_edits: bool) -> None:
             super().__init__()
             self.memory_id = memory_id
             self.block = block
             self.error = error
+            self.drop_edits = drop_edits
 
     class FrontmatterSaved(Message):
         """The block was written (``memory``) or refused (``error``)."""
@@ -77,15 +78,15 @@ class FrontmatterEditing(Widget):
         return session_of(self).store
 
     @work(thread=True, group="frontmatter", exclusive=True, exit_on_error=False)
-    def read_frontmatter(self, memory: Memory) -> None:
-        """Read the open memory's block from its file."""
+    def read_frontmatter(self, memory: Memory, *, drop_edits: bool = False) -> None:
+        """Read the open memory's block from its file (``drop_edits``: over unsaved edits to it)."""
         try:
             with session_of(self).lock:
                 block = self._store().frontmatter(memory.scope, memory.id)
         except StoreError as exc:
-            self.post_message(self.FrontmatterRead(memory.id, None, str(exc)))
+            self.post_message(self.FrontmatterRead(memory.id, None, str(exc), drop_edits))
             return
-        self.post_message(self.FrontmatterRead(memory.id, block, None))
+        self.post_message(self.FrontmatterRead(memory.id, block, None, drop_edits))
 
     @on(FrontmatterRead)
     def _frontmatter_read(self, message: FrontmatterRead) -> None:
@@ -95,6 +96,8 @@ class FrontmatterEditing(Widget):
         if message.block is None:
             self.notify(clean_line(message.error or ""), severity="error", markup=False)
             return
+        if self.raw_mode and self.frontmatter.is_dirty and not message.drop_edits:
+            return  # typed while it was read: the edits stay, as with any change on disk
         self.frontmatter.show(message.block, memory.text, self._check_block)
         self.text_area.read_only = True  # the text below the block is kept as it is
         if not self.raw_mode:

@@ -11,7 +11,7 @@ EDITOR_CSS = """
     MemoryEditor .field-label { width: 1fr; color: $text-muted; }
     MemoryEditor .counter { width: auto; color: $text-muted; }
     MemoryEditor .counter.-over { color: $error; text-style: bold; }
-    MemoryEditor #meta-row { height: auto; margin-bottom: 1; }
+    MemoryEditor #meta-row { height: auto; }
     MemoryEditor #enabled, MemoryEditor #enabled:focus { border: none; height: 1; padding: 0; width: auto; }
     MemoryEditor #enabled:focus { background-tint: $foreground 15%; }
     MemoryEditor #enabled-label { width: 4; margin: 0 1; }
@@ -22,5 +22,7 @@ EDITOR_CSS = """
     MemoryEditor #frontmatter { display: none; }
     MemoryEditor.-raw #frontmatter { display: block; }
     MemoryEditor.-raw #title-head, MemoryEditor.-raw #title, MemoryEditor.-raw #meta-row { display: none; }
+    MemoryEditor #enabled-note { color: $text-muted; width: 1fr; }
+    MemoryEditor.-new #enabled-note { display: none; }
     MemoryEditor #tokens { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
 """

@@ -62,7 +62,7 @@ def visible_columns(total: int) -> list[tuple[int, int]]:
     return [(i, COLUMNS[i][2] or title) for i in shown]
 
 
-def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
+def row_cells(memory: Memory, duplicate: bool = False, draft: bool = False) -> tuple[Text, ...]:
     """The cells of one memory's row; every piece of user text is plain ``Text``.
 
     A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow. The
@@ -73,9 +73,12 @@ def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
     if duplicate:
         on.append(glyph("duplicate"), style="bold yellow")
     by = Text(saved_by(memory.source), style="italic" if memory.saved_by_agent else "dim")
+    title = plain(memory.title, style="" if memory.enabled else "dim")
+    if draft:  # unsaved edits wait in the editor
+        title = Text.assemble((glyph("draft") + " ", "bold yellow"), title, no_wrap=True, overflow="ellipsis")
     return (
         on,
-        plain(memory.title, style="" if memory.enabled else "dim"),
+        title,
         by,
         Text(local_moment(memory.updated or memory.created)),
         Text(count(len(memory.text))),
@@ -148,6 +151,8 @@ class MemoryTable(PersonKeys, ScrollView, can_focus=True):
         self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}
         #: Ids shown with the duplicate mark (``mark_duplicates``).
         self.duplicates: frozenset[str] = frozenset()
+        #: The memory with unsaved edits in the editor, marked on its row (``mark_draft``).
+        self.draft_id: str | None = None
         #: Bumped each time the rows change; ``painted_generation`` catches up when a frame
         #: paints them (the benchmark times "shown" by it; tests can count repaints with it).
         self.shown_generation = 0
@@ -184,6 +189,16 @@ class MemoryTable(PersonKeys, ScrollView, can_focus=True):
         self.duplicates = ids
         self.refresh()
 
+    def mark_draft(self, memory_id: str | None) -> None:
+        """Mark the row of the memory with unsaved edits (None: no row is marked)."""
+        if memory_id == self.draft_id:
+            return
+        for old in (self.draft_id, memory_id):
+            if old is not None:
+                self._cells.pop(old, None)
+        self.draft_id = memory_id
+        self.refresh()
+
     def has_memory(self, memory_id: str) -> bool:
         """True when the memory is listed."""
         return memory_id in self._index
@@ -193,7 +208,7 @@ class MemoryTable(PersonKeys, ScrollView, can_focus=True):
         cached = self._cells.get(memory.id)
         if cached is not None and cached[0] == memory:
             return cached[1]
-        cells = row_cells(memory, memory.id in self.duplicates)
+        cells = row_cells(memory, memory.id in self.duplicates, memory.id == self.draft_id)
         self._cells[memory.id] = (memory, cells)
         return cells
 

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 from store.model import Scope
 
 from ..session.snapshot import ScopeSummary
+from ..text.glyphs import glyph
 from ..text.safe import clean_line
 
 # Not a valid workspace key (keys start with a letter or digit), so it cannot clash.
@@ -34,7 +35,7 @@ def scope_prompt(summary: ScopeSummary) -> Text:
     text.append(clean_line(summary.label), style="bold" if summary.scope is None else "")
     text.append(f" {summary.count}", style="dim")
     if summary.problems:
-        text.append(f" ⚠{summary.problems}", style="bold yellow")
+        text.append(f" {glyph('problem')}{summary.problems}", style="bold yellow")
     return text
 
 

@@ -10,11 +10,12 @@ from store import scope_label
 from store.model import Scope
 
 from ..text.format import count
+from ..text.glyphs import glyph
 
 
 def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> str:
     """The meter's words, e.g. ``≈ 5,230 / 8,000 tokens``, with which chat it measures."""
-    text = f"≈ {count(tokens)} / {count(limit)} tokens"
+    text = f"{glyph('about')} {count(tokens)} / {count(limit)} tokens"
     if selected is None and chat_scope is not None:
         text += f" · largest chat: {scope_label(chat_scope)}"
     elif selected is None:
