@@ -20,7 +20,7 @@ from ..safe import clean_block, clean_line, restore_controls
 from ..words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
 from .editor_frontmatter import FrontmatterEditing
-from .editor_messages import DirtyChanged, SaveRequested, ToggleRequested
+from .editor_messages import DirtyChanged, SaveRequested
 from .frontmatter_view import FrontmatterView
 
 Check = Callable[[str], str | None]
@@ -33,15 +33,12 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     BINDINGS = bindings(Place.EDITOR)
 
     SaveRequested = SaveRequested
-    ToggleRequested = ToggleRequested
     DirtyChanged = DirtyChanged
 
     DEFAULT_CSS = """
     MemoryEditor #frontmatter { display: none; }
     MemoryEditor.-raw #frontmatter { display: block; }
     MemoryEditor.-raw #title-head, MemoryEditor.-raw #title, MemoryEditor.-raw #meta-row { display: none; }
-    MemoryEditor #enabled-note { color: $text-muted; width: 1fr; }
-    MemoryEditor.-new #enabled-note { display: none; }
     MemoryEditor #tokens { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
@@ -72,8 +69,6 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             with Horizontal(id="meta-row"):
                 yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
                 yield Label("on", id="enabled-label", markup=False)
-                # Not part of the draft: Ctrl+R cannot take it back, so it says so.
-                yield Label("· saves at once", id="enabled-note", markup=False)
             yield Static("", id="meta", markup=False)
             yield Static("", id="tokens", markup=False)
             with Horizontal(classes="field-head"):
@@ -141,15 +136,18 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     @property
     def is_dirty(self) -> bool:
-        """True when the title or text differ from what was last read (a new draft: not empty)."""
+        """True when the title, the switch or the text differ from what was last read (a new
+        draft: not empty)."""
         if self.is_new:
             return bool(self.title_input.value.strip() or self.text_area.text.strip())
         if self.memory is None:
             return False
         if self.raw_mode:
             return self.frontmatter.is_dirty
-        return self.title_input.value != clean_line(self.memory.title) or self.text_area.text != clean_block(
-            self.memory.text
+        return (
+            self.title_input.value != clean_line(self.memory.title)
+            or self.switch.value != self.memory.enabled
+            or self.text_area.text != clean_block(self.memory.text)
         )
 
     @property
@@ -228,8 +226,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def keep_mine(self, theirs: Memory) -> None:
         """Measure the edits against the version now on disk, keeping them on screen."""
+        if self.memory is None or self.switch.value == self.memory.enabled:
+            self.set_enabled(theirs.enabled)  # the switch was not edited: theirs
         self.memory = theirs
-        self.set_enabled(theirs.enabled)
         self._update_meta()
         self._update_heading()
         self._set_dirty()
@@ -373,9 +372,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     @on(Switch.Changed, "#enabled")
     def _switch_changed(self, event: Switch.Changed) -> None:
         event.stop()
+        # Part of the draft, like the title and the text: saved with Ctrl+S, reverted with Ctrl+R.
         self.query_one("#enabled-label", Label).update("on" if event.value else "off")
-        if self.memory is not None and not self.is_new:
-            self.post_message(self.ToggleRequested(self.scope, self.memory.id, event.value))
+        self._set_dirty()
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""
