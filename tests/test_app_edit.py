@@ -393,6 +393,10 @@ async def test_a_row_with_unsaved_edits_is_marked(tmp_path: Path) -> None:
         assert cell_text(screen, second.id, "title") == second.title
         await pilot.press("ctrl+r")
         assert cell_text(screen, first.id, "title") == first.title
+        await pilot.press("x", "ctrl+s")  # saved: the mark goes too
+        await settle(pilot)
+        assert not screen.editor.is_dirty
+        assert cell_text(screen, first.id, "title") == first.title
 
 
 async def test_save_and_quit_saves_first(tmp_path: Path) -> None:

@@ -341,7 +341,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.set_class(dirty, "-dirty")
         if dirty != self._dirty:
             self._dirty = dirty
-            self.post_message(self.DirtyChanged(dirty))
+            # Sent by the editor, whoever made the change: Textual stops a message at its
+            # sender, and a save's outcome is handled by the pane between here and the screen.
+            self.post_message(self.DirtyChanged(dirty).set_sender(self))
 
     # -- events --------------------------------------------------------------------------
 
