@@ -11,16 +11,16 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from .glyphs import ascii_key, ascii_only
-from .keymap import load_keymap
+from .config.keymap import load_keymap
+from .config.theming import load_themes, save_theme, saved_theme
 from .keys.actions import Place
 from .keys.bindings import bindings
-from .safe import clean_line
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
-from .theming import load_themes, save_theme, saved_theme
+from .text.glyphs import ascii_key, ascii_only
+from .text.safe import clean_line
 
 if TYPE_CHECKING:
     from textual.command import Provider

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from . import commands
 from .commands.parser import Parser
-from .paths import resolve_root
+from .config.paths import resolve_root
 from .version import version
 
 # Options of the bare command that take a value: skipped when looking for a subcommand.
@@ -70,8 +70,8 @@ def open_app(args: list[str]) -> int:
     if not options.demo:
         OdaApp(resolve_root(options.root), options.workspace).run()
         return 0
-    from .demo import build_demo_store
-    from .demo_folder import new_demo_folder, sweep_stale_demo_folders
+    from .demo.folder import new_demo_folder, sweep_stale_demo_folders
+    from .demo.sample import build_demo_store
 
     sweep_stale_demo_folders()  # left by a demo that was killed
     folder = new_demo_folder()

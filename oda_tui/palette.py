@@ -15,7 +15,7 @@ from store import scope_label
 
 from .keys.actions import Action
 from .keys.bindings import current_keys, palette_actions
-from .safe import clean_line
+from .text.safe import clean_line
 
 if TYPE_CHECKING:
     from .app import OdaApp

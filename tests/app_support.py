@@ -9,9 +9,9 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from oda_tui import glyphs
 from oda_tui.app import OdaApp
 from oda_tui.screens import MainScreen
+from oda_tui.text import glyphs
 
 # The app reads (and on a theme change writes) its config folder: never the real one in tests.
 os.environ.setdefault("ODA_TUI_CONFIG", tempfile.mkdtemp(prefix="oda-tui-config-"))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from app_support import settle, started, write_raw
 
-from oda_tui import glyphs
 from oda_tui.app import OdaApp
-from oda_tui.glyphs import terminal_is_ascii
+from oda_tui.text import glyphs
+from oda_tui.text.glyphs import terminal_is_ascii
 from store import GLOBAL, MemoryStore
 
 SYMBOLS = "⭘⚠≡≈⏎▊"

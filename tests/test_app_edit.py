@@ -10,7 +10,7 @@ from textual.widgets import Button, Input
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.dialogs.quit import QuitDialog
-from oda_tui.format import count
+from oda_tui.text.format import count
 from oda_tui.widgets.token_meter import TokenMeter
 from store import GLOBAL, MemoryStore
 

@@ -8,8 +8,8 @@ from app_support import settle, started, static_text
 from textual.widgets import OptionList
 
 from oda_tui.app import OdaApp
-from oda_tui.diffing import ADDED, REMOVED, word_diff
 from oda_tui.screens.history import HistoryScreen
+from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
 
 

@@ -11,11 +11,11 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog, SecretDialog
-from oda_tui.diffing import ADDED, REMOVED, word_diff
 from oda_tui.review_state import pending_review, reviewed_mark, state_path
 from oda_tui.screens.duplicates import DuplicatesScreen
 from oda_tui.screens.problems import ProblemsScreen
 from oda_tui.screens.review import ReviewScreen
+from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
 
 PASSWORD_TEXT = "Wifi at the office: password: Hunter2-office!"

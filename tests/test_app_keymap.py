@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import Input
 
 from oda_tui.app import OdaApp
-from oda_tui.keymap import load_keymap
+from oda_tui.config.keymap import load_keymap
 from oda_tui.keys.actions import ACTIONS, Place
 from oda_tui.keys.bindings import palette_actions
 from oda_tui.screens.help import HelpScreen

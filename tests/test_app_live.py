@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
-from oda_tui.diffing import ADDED, REMOVED, word_diff
+from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
 

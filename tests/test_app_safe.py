@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
-from oda_tui.safe import clean_block, clean_line
+from oda_tui.text.safe import clean_block, clean_line
 from store import GLOBAL, MemoryStore
 
 HOSTILE_TITLES = ["[@click=app.quit]x[/]", "[/bold", "[$accent]x", "oops [/]"]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from oda_tui.demo_folder import OWNER_FILE, PREFIX, new_demo_folder, sweep_stale_demo_folders
+from oda_tui.demo.folder import OWNER_FILE, PREFIX, new_demo_folder, sweep_stale_demo_folders
 
 
 def dead_pid() -> int:

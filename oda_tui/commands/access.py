@@ -10,7 +10,7 @@ from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
 from store.layout import is_valid_id, is_valid_key
 from store.messages import UNKNOWN_ID
 
-from ..paths import ENV_VAR, resolve_root
+from ..config.paths import ENV_VAR, resolve_root
 from .errors import CommandError
 from .output import note
 

@@ -7,7 +7,7 @@ import argparse
 
 from store import entry_tokens, scope_label
 
-from ..words import on_off, saver
+from ..text.words import on_off, saver
 from .access import chosen_scopes, open_store
 from .errors import OK
 from .output import columns, to_json, visible, write_data, write_lines

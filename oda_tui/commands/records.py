@@ -8,7 +8,7 @@ from typing import Any
 from store import Ignored, Memory, Problem, Scope, Version, entry_tokens, scope_label
 from store.timestamps import format_timestamp
 
-from ..words import saved_by, source_words
+from ..text.words import saved_by, source_words
 
 
 def moment(value: datetime | None) -> str | None:

@@ -9,7 +9,7 @@ from textual.widgets import Button, Static
 
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_block
+from ..text.safe import clean_block
 
 
 class ConfirmDialog(PersonKeys, ModalScreen[bool]):

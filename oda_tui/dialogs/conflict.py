@@ -10,10 +10,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..diffing import word_diff
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_line
+from ..text.diffing import word_diff
+from ..text.safe import clean_line
 
 Choice = Literal["theirs", "mine"]
 

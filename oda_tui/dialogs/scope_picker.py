@@ -14,7 +14,7 @@ from store.model import Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_line
+from ..text.safe import clean_line
 
 # Not valid workspace keys, so they cannot clash with one.
 GLOBAL_ID = ":global"

@@ -12,10 +12,10 @@ from store import MemoryStore
 from store.model import Scope
 
 from ..keys.bindings import PersonKeys
-from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import Done, Refused, simple
 from ..session.session import StoreSession
+from ..text.safe import clean_line
 from .screen_help import ScreenHelp
 
 

@@ -12,8 +12,8 @@ from textual.widgets import Input, Static
 from store import scope_label
 from store.model import Memory, Scope
 
-from ..safe import clean_line
 from ..session.snapshot import Snapshot, empty_scope_hint
+from ..text.safe import clean_line
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter

@@ -14,11 +14,11 @@ from store import StoreError, scope_label
 from store.model import Deleted
 
 from ..dialogs import ConfirmDialog
-from ..format import full_moment
-from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.format import full_moment
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 

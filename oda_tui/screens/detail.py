@@ -12,7 +12,6 @@ from textual.widgets import TabbedContent
 from store import Change, MemoryStore, StoreError
 from store.model import ChatMemory, Memory, Scope
 
-from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import (
     Created,
@@ -26,6 +25,7 @@ from ..session.outcomes import (
 )
 from ..session.session import StoreSession
 from ..session.snapshot import Snapshot
+from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
 

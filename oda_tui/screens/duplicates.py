@@ -16,13 +16,13 @@ from textual.widgets.option_list import Option
 from store import scope_label
 
 from ..dialogs import ConfirmDialog
-from ..glyphs import glyph
 from ..hygiene import Group, read_groups
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
+from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
-from ..words import on_off
 from .base import SubScreen
 
 if TYPE_CHECKING:

@@ -13,14 +13,14 @@ from textual.widgets.option_list import Option
 from store import StoreError, scope_label
 from store.model import Memory, Scope, Version
 
-from ..diffing import word_diff
-from ..format import full_moment
-from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.diffing import word_diff
+from ..text.format import full_moment
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
+from ..text.words import source_words
 from ..widgets.key_footer import KeyFooter
-from ..words import source_words
 from .base import SubScreen
 
 

@@ -13,8 +13,8 @@ from textual.timer import Timer
 
 from store.model import Scope
 
-from ..glyphs import glyph
 from ..session.access import session_of
+from ..text.glyphs import glyph
 
 if TYPE_CHECKING:
     from ..widgets.memory_table import MemoryTable

@@ -19,14 +19,14 @@ from textual.widgets import Header, Input, TabPane
 from store import scope_label
 from store.model import Memory, Scope
 
-from ..glyphs import glyph
 from ..keys.actions import MAIN_HELP, Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_line
 from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Operation, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
 from ..session.snapshot import Snapshot, empty_scope_hint
+from ..text.glyphs import glyph
+from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import MemoryEditor
 from ..widgets.key_footer import KeyFooter
@@ -141,10 +141,18 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.outside_repaints += 1
         self.browse.show(state.snapshot, keep=self.editor.memory_id)
         self.session.preview_scope = self.scope
-        self.detail.follow(state.snapshot, self._open_current_row)
-        self.detail.show_preview(state.preview_scope, state.preview, self.scope)
+        if state.initial:
+            # The list first: the editor opens its memory in the frame after the list's.
+            self.call_after_refresh(self._follow, state)
+        else:
+            self._follow(state)
         if not (state.initial or state.outside):
             self.refresh_bindings()  # after a change: save and revert follow the editor
+
+    def _follow(self, state: StoreState) -> None:
+        assert state.snapshot is not None
+        self.detail.follow(state.snapshot, self._open_current_row)
+        self.detail.show_preview(state.preview_scope, state.preview, self.scope)
 
     def _preview_read(self, state: PreviewState) -> None:
         self.detail.show_preview(state.scope, state.preview, self.scope)

@@ -9,8 +9,8 @@ from store.model import Memory, Scope
 
 from ..dialogs.scope_picker import ScopePicker
 from ..review_state import carry_mark
-from ..safe import clean_line
 from ..session.outcomes import simple
+from ..text.safe import clean_line
 
 if TYPE_CHECKING:
     from .main import MainScreen

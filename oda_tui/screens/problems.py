@@ -19,10 +19,10 @@ from store.atomic import write_atomic
 
 from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
-from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..safe import clean_block, clean_line
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 

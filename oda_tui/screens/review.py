@@ -16,13 +16,13 @@ from textual.widgets.option_list import Option
 from store import scope_label
 
 from ..dialogs import ConfirmDialog
-from ..diffing import word_diff
-from ..format import full_moment
-from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
-from ..safe import clean_block, clean_line
+from ..text.diffing import word_diff
+from ..text.format import full_moment
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 

@@ -10,13 +10,25 @@ from textual.widgets import Static
 from store import scope_label
 from store.model import Scope
 
-from ..format import count
-from ..glyphs import glyph
-from ..safe import clean_block
+from ..text.format import count
+from ..text.glyphs import glyph
+from ..text.safe import clean_block
 
 
 class ChatPreview(VerticalScroll):
     """Read-only view of ``chat_memory(workspace).text``; updates keep the scroll position."""
+
+    DEFAULT_CSS = """
+    ChatPreview {
+        height: 1fr;
+        padding: 0 1;
+    }
+    ChatPreview #preview-head {
+        color: $text-muted;
+        text-style: bold;
+        margin-bottom: 1;
+    }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

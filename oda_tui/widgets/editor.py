@@ -13,14 +13,15 @@ from textual.widgets import Input, Label, Static, Switch, TextArea
 from store import scope_label
 from store.model import Memory, Scope
 
-from ..format import count, full_moment
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import clean_block, clean_line, restore_controls
-from ..words import saved_by
+from ..text.format import count, full_moment
+from ..text.safe import clean_block, clean_line, restore_controls
+from ..text.words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
 from .editor_frontmatter import FrontmatterEditing
 from .editor_messages import DirtyChanged, SaveRequested
+from .editor_style import EDITOR_CSS
 from .frontmatter_view import FrontmatterView
 
 Check = Callable[[str], str | None]
@@ -35,12 +36,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     SaveRequested = SaveRequested
     DirtyChanged = DirtyChanged
 
-    DEFAULT_CSS = """
-    MemoryEditor #frontmatter { display: none; }
-    MemoryEditor.-raw #frontmatter { display: block; }
-    MemoryEditor.-raw #title-head, MemoryEditor.-raw #title, MemoryEditor.-raw #meta-row { display: none; }
-    MemoryEditor #tokens { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
-    """
+    DEFAULT_CSS = EDITOR_CSS
 
     def __init__(self, *, id: str | None = None) -> None:
         # Empty from the start: setting the class after mount would restyle the whole form.

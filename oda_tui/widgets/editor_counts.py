@@ -8,9 +8,9 @@ from typing import Any
 
 from store import entry_tokens
 
-from ..format import count
-from ..glyphs import glyph
-from ..safe import clean_line
+from ..text.format import count
+from ..text.glyphs import glyph
+from ..text.safe import clean_line
 
 
 def title_length(title: str) -> int:

@@ -15,8 +15,8 @@ from textual.widget import Widget
 from store import StoreError
 from store.model import Memory
 
-from ..safe import clean_block, clean_line
 from ..session.access import session_of
+from ..text.safe import clean_block, clean_line
 
 
 class FrontmatterEditing(Widget):

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static, TextArea
 
-from ..safe import clean_block, restore_controls
+from ..text.safe import clean_block, restore_controls
 
 #: The store's check of a block over the memory's text: its message, or None.
 BlockCheck = Callable[[str, str], str | None]

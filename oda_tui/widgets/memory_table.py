@@ -22,12 +22,12 @@ from textual.strip import Strip
 from store import entry_tokens
 from store.model import Memory
 
-from ..format import count, local_moment
-from ..glyphs import glyph
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..safe import plain
-from ..words import saved_by
+from ..text.format import count, local_moment
+from ..text.glyphs import glyph
+from ..text.safe import plain
+from ..text.words import saved_by
 
 # (key, label, width, right-aligned); the title (width 0) takes the room that is left.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
@@ -88,6 +88,36 @@ def row_cells(memory: Memory, duplicate: bool = False, draft: bool = False) -> t
 
 class MemoryTable(PersonKeys, ScrollView, can_focus=True):
     """One row per memory, a header line, and a row cursor."""
+
+    DEFAULT_CSS = """
+    MemoryTable {
+        height: 1fr;
+        overflow-x: hidden;
+        background: $surface;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        scrollbar-size-vertical: 1;
+    }
+    MemoryTable:focus {
+        border: round $primary;
+    }
+    MemoryTable > .memory-table--header {
+        text-style: bold;
+        background: $panel;
+        color: $foreground;
+    }
+    MemoryTable > .memory-table--zebra {
+        background: $surface-darken-1 40%;
+    }
+    MemoryTable > .memory-table--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    MemoryTable > .memory-table--cursor-blurred {
+        background: $block-cursor-blurred-background;
+    }
+    """
 
     COMPONENT_CLASSES = {
         "memory-table--header",

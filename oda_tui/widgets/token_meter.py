@@ -9,8 +9,8 @@ from textual.widgets import ProgressBar, Static
 from store import scope_label
 from store.model import Scope
 
-from ..format import count
-from ..glyphs import glyph
+from ..text.format import count
+from ..text.glyphs import glyph
 
 
 def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> str:
@@ -29,6 +29,34 @@ def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> s
 
 class TokenMeter(Vertical):
     """``≈ tokens / limit`` with a bar; turns the error colour over the limit."""
+
+    DEFAULT_CSS = """
+    TokenMeter {
+        height: 2;
+        padding: 0 1;
+    }
+    TokenMeter #meter-label {
+        height: 1;
+        color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    TokenMeter #meter-bar {
+        height: 1;
+        width: 1fr;
+    }
+    TokenMeter #meter-bar Bar {
+        width: 1fr;
+    }
+    TokenMeter.-over #meter-label {
+        color: $error;
+        text-style: bold;
+    }
+    TokenMeter.-over #meter-bar Bar > .bar--complete,
+    TokenMeter.-over #meter-bar Bar > .bar--bar {
+        color: $error;
+    }
+    """
 
     def compose(self) -> ComposeResult:
         yield Static("", id="meter-label", markup=False)

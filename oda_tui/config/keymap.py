@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from .keys.actions import ACTION_IDS
+from ..keys.actions import ACTION_IDS
 from .theming import config_dir
 
 KEYMAP_FILE = "keymap.yaml"
