@@ -561,7 +561,10 @@ class MemoryStore:
         A file problem reads as the spec's problem message (``The frontmatter is not valid
         YAML: …``); a title or text over its limit reads as the change message.
         """
-        parsed = parse_text(_with_block(block, f"\n{text}\n"), history.READ_LIMITS)
+        content = _with_block(block, f"\n{text}\n")
+        if len(content.encode("utf-8")) > self._limits.file_max_bytes:  # named before any parsing
+            return msg.FILE_TOO_LARGE.format(n=self._limits.file_max_bytes)
+        parsed = parse_text(content, history.READ_LIMITS)
         if isinstance(parsed, FileProblem):
             return parsed.message
         return self.check_title(parsed.fields.title) or self._check_length(parsed.text)
