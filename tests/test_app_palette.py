@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from app_support import settle, started
 from textual.command import CommandPalette
 
@@ -86,20 +85,3 @@ async def test_the_palette_shows_each_actions_keys(tmp_path: Path) -> None:
         prompt = str(palette.query("CommandList").first().get_option_at_index(0).prompt)
         assert "New memory" in prompt and "n · Start a new memory in the selected scope" in prompt
 
-
-async def test_a_key_remapped_to_a_bracket_shows_in_the_palette_as_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text("memory.new: left_square_bracket\n")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("ctrl+p", *"new memory")
-        palette = app.screen
-        assert isinstance(palette, CommandPalette)
-        await wait_for_palette_results(pilot, palette)
-        prompt = str(palette.query("CommandList").first().get_option_at_index(0).prompt)
-        assert "[ · Start a new memory in the selected scope" in prompt
