@@ -84,4 +84,3 @@ async def test_the_palette_shows_each_actions_keys(tmp_path: Path) -> None:
         await wait_for_palette_results(pilot, palette)
         prompt = str(palette.query("CommandList").first().get_option_at_index(0).prompt)
         assert "New memory" in prompt and "n · Start a new memory in the selected scope" in prompt
-
