@@ -63,6 +63,7 @@ def run_size(size: int, base: Path, quick: bool, app: bool) -> dict[str, Any]:
         r["refresh_one_s"] = measure.refresh_one(root, runs * 3)
         r["refresh_vs_cold"] = r["refresh_one_s"] / r["cold_visible_s"]
         r["create_s"], r["change_s"] = measure.writes(root, 5 if quick else 20)
+        r["hygiene_s"], r["duplicate_groups"], r["similar_groups"] = measure.hygiene(root, 3)
     if size in (10000, 50000) or quick:
         r.update({f"rss_{k}": v for k, v in measure.peak_rss(root).items()})
     r["_root"] = str(root)
@@ -117,6 +118,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("create (with history)", "create_s", "ms"),
     ("change (with history)", "change_s", "ms"),
     ("chat_memory(largest workspace)", "chat_memory_s", "ms"),
+    ("duplicates + similar, whole store", "hygiene_s", "ms"),
     ("peak RSS (VmHWM), cold load  (target <= 150 MB @10k)", "rss_peak_mb", "MB"),
     ("  RSS of python + store before loading", "rss_baseline_mb", "MB"),
     ("  ru_maxrss (inherits the parent's peak)", "rss_ru_maxrss_mb", "MB"),

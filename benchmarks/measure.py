@@ -133,6 +133,17 @@ def writes(root: Path, runs: int) -> tuple[float, float]:
     return statistics.median(create_times), statistics.median(change_times)
 
 
+def hygiene(root: Path, runs: int) -> tuple[float, int, int]:
+    """Duplicates and similar memories over the whole store (what the review screen shows),
+    computed afresh each run; also how many groups of each were found."""
+    from store.duplicates import find_duplicates, find_similar
+
+    s = load_all(root, join_index=True)
+    data = {scope: s.memories(scope) for scope in [GLOBAL, *s.workspaces()]}
+    dups, similar = find_duplicates(data), find_similar(data)
+    return median_time(lambda: (find_duplicates(data), find_similar(data)), runs), len(dups), len(similar)
+
+
 def chat_memory(root: Path, workspace: str, runs: int) -> tuple[float, int]:
     s = load_all(root, join_index=True)
     tokens = s.chat_memory(workspace).tokens

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Provider
+from textual.markup import escape
 
 from store import scope_label
 
@@ -112,6 +113,7 @@ class OdaCommands(Provider):
         """The line under an action: its keys as bound now, then what it does."""
         keys = current_keys(action, self.app._keymap)
         shown = " / ".join(dict.fromkeys(self.app.get_key_display(Binding(key, "")) for key in keys))
+        shown = escape(shown)  # Textual reads the hint as markup; a remapped key may be "["
         return f"{shown} · {action.hint}" if action.hint else shown
 
     async def search(self, query: str) -> AsyncIterator[Hit]:

@@ -146,7 +146,7 @@ def mark_reviewed(
     """Mark a memory reviewed up to ``version`` (default: its newest version, whatever its
     source). Returns the name marked, or None when the memory has no versions."""
     if version is None:
-        names = version_names(history_dir(store.root, scope, memory_id))
+        names = version_names(store.root, history_dir(store.root, scope, memory_id))
         if not names:
             return None
         version = names[-1][:-3]
@@ -224,16 +224,16 @@ def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[Revi
 
 def _pending(store: MemoryStore, memory: Memory, mark: Any) -> ReviewItem | None:
     hdir = history_dir(store.root, memory.scope, memory.id)
-    names = [n[:-3] for n in version_names(hdir)]  # oldest first
+    names = [n[:-3] for n in version_names(store.root, hdir)]  # oldest first
     if not names or _source_of(names[-1]) != "chat":
         return None
     reviewed = mark if isinstance(mark, str) else None
     if reviewed is not None and _name_key(reviewed) >= _name_key(names[-1]):
         return None
-    newest = read_version(hdir, names[-1] + ".md")
+    newest = read_version(store.root, hdir, names[-1] + ".md")
     if newest is None or (newest.title, newest.text) != (memory.title, memory.text):
         return None  # edited since the chat saved it: the person's own text
-    before = read_version(hdir, names[-2] + ".md") if len(names) >= 2 else None
+    before = read_version(store.root, hdir, names[-2] + ".md") if len(names) >= 2 else None
     return ReviewItem(memory=memory, newest=newest, before=before, reviewed=reviewed)
 
 

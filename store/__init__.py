@@ -5,7 +5,18 @@ Pure Python, no UI: a chat runtime can import it as it is.
 
 from .atomic import write_atomic
 from .chat import change_note, entry_tokens, estimate_tokens
-from .errors import StoreError
+from .errors import (
+    CouldNotChange,
+    LooksSecret,
+    MissingField,
+    NoSuchVersion,
+    NothingToChange,
+    NothingToUndo,
+    OverChatLimit,
+    StoreError,
+    TooLong,
+    UnknownMemory,
+)
 from .layout import is_valid_id, is_valid_key
 from .limits import Limits
 from .memory_store import MemoryStore
@@ -22,6 +33,7 @@ from .model import (
     Version,
     scope_label,
 )
+from .safe_io import TooLarge, Unsafe, read_head, read_regular
 from .secrets import SecretHit, SecretWarning
 from .timestamps import format_timestamp
 
@@ -30,16 +42,27 @@ __all__ = [
     "Change",
     "ChatEntry",
     "ChatMemory",
+    "CouldNotChange",
     "Deleted",
     "Ignored",
     "Limits",
+    "LooksSecret",
     "Memory",
     "MemoryStore",
+    "MissingField",
+    "NoSuchVersion",
+    "NothingToChange",
+    "NothingToUndo",
+    "OverChatLimit",
     "Problem",
     "Scope",
     "SecretHit",
     "SecretWarning",
     "StoreError",
+    "TooLarge",
+    "TooLong",
+    "UnknownMemory",
+    "Unsafe",
     "Version",
     "change_note",
     "entry_tokens",
@@ -47,6 +70,8 @@ __all__ = [
     "format_timestamp",
     "is_valid_id",
     "is_valid_key",
+    "read_head",
+    "read_regular",
     "scope_label",
     "write_atomic",
 ]

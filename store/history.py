@@ -9,18 +9,19 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 
 from __future__ import annotations
 
+import errno
 import json
-import os
 import re
-import shutil
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .atomic import remove_durably, write_atomic
+from .atomic import fsync_dir, remove_durably, write_atomic, write_temp
 from .limits import Limits
 from .memoryfile import Document, Fields, parse_bytes, render_new
 from .model import Version
+from .safe_io import DELETION_META_MAX_BYTES, TooLarge, Unsafe, list_names, read_regular, remove_tree
+from .swap import rename_new
 from .timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
 
 VERSIONS = "versions"
@@ -29,14 +30,17 @@ DELETED_META = "deleted.json"
 SOURCES = ("chat", "settings", "restore", "undo", "external", "found")
 _NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\.md\Z")
 # Versions are read with generous limits: a version stays readable after limits are lowered.
+# A version or a deletion record is a memory file: never read past the largest file any
+# setting allows, plus room for the frontmatter.
 READ_LIMITS = Limits(
-    title_max_chars=10**6, text_max_chars=10**7, file_max_bytes=64 * 2**20, versions_kept=100
+    title_max_chars=10**6, text_max_chars=10**7, file_max_bytes=10485760 + 65536, versions_kept=100
 )
 
 
 @dataclass(frozen=True, slots=True)
 class DeletionRecord:
-    """What ``deleted.json`` says, with the bytes kept beside it."""
+    """What ``deleted.json`` says, with the bytes kept beside it (none for a problem file:
+    those are moved back as they are, never read, however large)."""
 
     title: str
     deleted_at: datetime
@@ -44,28 +48,30 @@ class DeletionRecord:
     raw: bytes
 
 
-def _sort_key(name: str) -> tuple[str, int]:
+def _sort_key(name: str) -> tuple[str, int, str]:
+    """Moment, then number: a total order (the number is unique within a moment)."""
     m = _NAME.match(name)
     assert m is not None
-    return m.group(1), int(m.group(3) or 1)
+    return m.group(1), int(m.group(3) or 1), m.group(2)
 
 
-def version_names(hdir: Path) -> list[str]:
-    """The file names of a memory's versions, oldest first."""
+def version_names(root: Path, hdir: Path) -> list[str]:
+    """The file names of a memory's versions, oldest first (none when the folder, or one on
+    the way to it, is a link or not a folder)."""
     try:
-        names = [n for n in os.listdir(hdir / VERSIONS) if _NAME.match(n)]
-    except (FileNotFoundError, NotADirectoryError):
+        names = [n for n in list_names(root, hdir / VERSIONS) if _NAME.match(n)]
+    except OSError:
         return []
     return sorted(names, key=_sort_key)
 
 
-def read_version(hdir: Path, file_name: str) -> Version | None:
-    """One version, or None when its file is gone or unreadable."""
+def read_version(root: Path, hdir: Path, file_name: str) -> Version | None:
+    """One version, or None when its file is gone, unreadable, too large or not a regular file."""
     m = _NAME.match(file_name)
     if m is None:
         return None
     try:
-        raw = (hdir / VERSIONS / file_name).read_bytes()
+        raw = read_regular(root, hdir / VERSIONS / file_name, READ_LIMITS.file_max_bytes)
     except OSError:
         return None
     doc = parse_bytes(raw, READ_LIMITS)
@@ -77,22 +83,106 @@ def read_version(hdir: Path, file_name: str) -> Version | None:
     )
 
 
-def newest_version(hdir: Path) -> Version | None:
+def newest_version(root: Path, hdir: Path) -> Version | None:
     """The newest readable version, reading no more files than needed."""
-    for name in reversed(version_names(hdir)):
-        version = read_version(hdir, name)
+    for name in reversed(version_names(root, hdir)):
+        version = read_version(root, hdir, name)
         if version is not None:
             return version
     return None
 
 
-def list_versions(hdir: Path) -> list[Version]:
+def memory_source(root: Path, hdir: Path, version: Version) -> str:
+    """Who saved the memory a version was kept of ("user" or "ai"; "user" when unreadable)."""
+    try:
+        raw = read_regular(root, hdir / VERSIONS / f"{version.name}.md", READ_LIMITS.file_max_bytes)
+    except OSError:
+        return "user"
+    doc = parse_bytes(raw, READ_LIMITS)
+    return doc.fields.source if isinstance(doc, Document) else "user"
+
+
+def list_versions(root: Path, hdir: Path) -> list[Version]:
     """Every readable version, newest first."""
-    found = (read_version(hdir, n) for n in reversed(version_names(hdir)))
+    found = (read_version(root, hdir, n) for n in reversed(version_names(root, hdir)))
     return [v for v in found if v is not None]
 
 
+def _next_name(names: list[str], moment: datetime, source: str) -> tuple[str, datetime]:
+    """The name a new version gets: never before the newest one (a clock that stepped back, or
+    a version stamped in the future), numbered the largest number of its moment + 1."""
+    if names:
+        newest = parse_moment(_NAME.match(names[-1]).group(1))  # type: ignore[union-attr]
+        if newest is not None and moment < newest:
+            moment = newest
+    stamp = format_moment(moment)
+    numbers = [_sort_key(n)[1] for n in names if n.startswith(stamp)]
+    number = max(numbers) + 1 if numbers else 1
+    return f"{stamp}-{source}" + (f"-{number}" if number > 1 else ""), moment
+
+
+def place(root: Path, hdir: Path, tmp: Path, moment: datetime, source: str) -> tuple[str, datetime]:
+    """Rename a written version file into place as the newest, never over another version."""
+    for _attempt in range(100):
+        name, at = _next_name(version_names(root, hdir), moment, source)
+        try:
+            rename_new(tmp, hdir / VERSIONS / f"{name}.md")
+        except FileExistsError:
+            continue  # taken since the listing (nothing else writes here under the lock): again
+        return name, at
+    raise FileExistsError(errno.EEXIST, "no free version name", str(hdir / VERSIONS))
+
+
+def write_version(
+    root: Path, hdir: Path, *, moment: datetime, source: str, title: str, text: str, memory_source: str
+) -> Version | None:
+    """Keep (title, text) as the newest version; None when it already is the newest.
+
+    Nothing is dropped here (see ``trim``): a write that is not applied in the end can take its
+    version back with ``remove_version`` and leave history as it was.
+    """
+    newest = newest_version(root, hdir)
+    if newest is not None and (newest.title, newest.text) == (title, text):
+        return None
+    fields = Fields(title=title, enabled=True, source=memory_source)
+    folder = hdir / VERSIONS
+    tmp = write_temp(folder, ".version.", render_new(fields, text).encode("utf-8"), root=root)
+    try:
+        name, moment = place(root, hdir, tmp, moment, source)
+    finally:
+        tmp.unlink(missing_ok=True)
+    fsync_dir(folder)
+    return Version(name=name, moment=moment, source=source, title=title, text=text)
+
+
+def make_newest(root: Path, hdir: Path, version: Version) -> Version:
+    """Rename a version so it sorts after every other one (its text and source stay)."""
+    src = hdir / VERSIONS / f"{version.name}.md"
+    name, moment = place(root, hdir, src, version.moment, version.source)
+    fsync_dir(hdir / VERSIONS)
+    return Version(name=name, moment=moment, source=version.source, title=version.title, text=version.text)
+
+
+def remove_version(root: Path, hdir: Path, name: str) -> None:
+    """Drop one version (a write that was not applied takes its version back)."""
+    remove_durably(hdir / VERSIONS / f"{name}.md", root=root)
+
+
+def trim(root: Path, hdir: Path, keep: int) -> None:
+    """Keep each (title, text) once, as its newest version, and only the ``keep`` newest."""
+    seen: set[tuple[str, str]] = set()
+    kept = 0
+    for version in list_versions(root, hdir):
+        key = (version.title, version.text)
+        if key in seen or kept >= keep:
+            remove_durably(hdir / VERSIONS / f"{version.name}.md", root=root)
+            continue
+        seen.add(key)
+        kept += 1
+
+
 def add_version(
+    root: Path,
     hdir: Path,
     *,
     moment: datetime,
@@ -102,41 +192,39 @@ def add_version(
     memory_source: str,
     keep: int,
 ) -> Version | None:
-    """Keep (title, text) as the newest version; None when it already is the newest.
-
-    An older version with the same title and text is dropped, so each is kept once, and only
-    the ``keep`` newest remain.
-    """
-    existing = list_versions(hdir)
-    if existing and (existing[0].title, existing[0].text) == (title, text):
-        return None
-    if existing and moment < existing[0].moment:
-        moment = existing[0].moment  # a clock that went back must not reorder history
-    stamp = format_moment(moment)
-    same_moment = [v for v in existing if v.name.startswith(stamp)]
-    name = f"{stamp}-{source}" + (f"-{len(same_moment) + 1}" if same_moment else "")
-    fields = Fields(title=title, enabled=True, source=memory_source)
-    write_atomic(hdir / VERSIONS / f"{name}.md", render_new(fields, text).encode("utf-8"))
-    survivors = [v for v in existing if (v.title, v.text) != (title, text)]
-    doomed = [v for v in existing if (v.title, v.text) == (title, text)] + survivors[keep - 1 :]
-    for old in doomed:
-        remove_durably(hdir / VERSIONS / f"{old.name}.md")
-    return Version(name=name, moment=moment, source=source, title=title, text=text)
+    """Keep (title, text) as the newest version, then ``trim``; None when it already is."""
+    version = write_version(
+        root, hdir, moment=moment, source=source, title=title, text=text, memory_source=memory_source
+    )
+    if version is not None:
+        trim(root, hdir, keep)
+    return version
 
 
-def write_deletion(hdir: Path, raw: bytes, title: str, moment: datetime, problem: bool) -> None:
+def write_deletion(root: Path, hdir: Path, raw: bytes, title: str, moment: datetime, problem: bool) -> None:
     """Keep a deleted file's bytes and say when it was deleted."""
-    write_atomic(hdir / DELETED_BYTES, raw)
+    write_atomic(hdir / DELETED_BYTES, raw, root=root)
     meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem}
-    write_atomic(hdir / DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+    write_atomic(hdir / DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"), root=root)
 
 
-def read_deletion(hdir: Path) -> DeletionRecord | None:
-    """The deletion record of a memory, or None when it is not deleted."""
+def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:
+    """The deletion record of a memory, or None when it is not deleted (or unreadable, or
+    larger than any memory file can be). Raises ``safe_io.Unsafe`` when it, or a folder on
+    the way, is a link or not what it should be: nothing is read through it."""
     try:
-        meta = json.loads((hdir / DELETED_META).read_text("utf-8"))
-        raw = (hdir / DELETED_BYTES).read_bytes()
-    except (OSError, ValueError):
+        meta = json.loads(read_regular(root, hdir / DELETED_META, DELETION_META_MAX_BYTES).decode("utf-8"))
+        if isinstance(meta, dict) and meta.get("problem") is True:
+            raw = b""
+            try:
+                read_regular(root, hdir / DELETED_BYTES, 0)  # there, and a regular file
+            except TooLarge:
+                pass
+        else:
+            raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
+    except Unsafe:
+        raise
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(meta, dict):
         return None
@@ -146,17 +234,17 @@ def read_deletion(hdir: Path) -> DeletionRecord | None:
     return DeletionRecord(
         title=str(meta.get("title", "")),
         deleted_at=moment,
-        problem=bool(meta.get("problem")),
+        problem=meta.get("problem") is True,  # only the JSON true: "false" is not true
         raw=raw,
     )
 
 
-def clear_deletion(hdir: Path) -> None:
+def clear_deletion(root: Path, hdir: Path) -> None:
     """Forget the deletion record (the memory is back)."""
-    remove_durably(hdir / DELETED_META)
-    remove_durably(hdir / DELETED_BYTES)
+    remove_durably(hdir / DELETED_META, root=root)
+    remove_durably(hdir / DELETED_BYTES, root=root)
 
 
-def purge(hdir: Path) -> None:
-    """Remove a memory's whole history: the one irreversible action."""
-    shutil.rmtree(hdir, ignore_errors=True)
+def purge(root: Path, hdir: Path) -> None:
+    """Remove a memory's whole history: the one irreversible action (nothing through a link)."""
+    remove_tree(root, hdir)

@@ -9,7 +9,7 @@ from pathlib import Path
 from .model import Scope
 
 ID_RE = re.compile(r"[0-9a-f]{8}\Z")
-KEY_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
+KEY_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}\Z")
 MEMORY_SUFFIX = ".md"
 
 GLOBAL_DIR = "global"

@@ -91,10 +91,13 @@ for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
     for _tag, _regexp in _resolvers:
         if _tag in _RISKY_TAGS and _first:
             _RISKY.setdefault(_first, []).append(_regexp)
+# ``enabled`` is "true or false" (the spec): YAML 1.1's yes/no/on/off are not taken, as YAML
+# 1.2's core schema (which current parsers use) reads them as text.
 _YAML_BOOL = {
-    **dict.fromkeys(("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
-    **dict.fromkeys(("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+    **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False),
 }
+_BOOL_TAG = "tag:yaml.org,2002:bool"
 _YAML_NULL = {"", "~", "null", "Null", "NULL"}
 _KNOWN = frozenset(FIELD_ORDER)
 
@@ -326,6 +329,8 @@ def _parse_yaml(lines: list[str]) -> _Parsed | FileProblem:
         if value_node.tag == "tag:yaml.org,2002:null":
             return None
         if key == "enabled":
+            if value_node.tag != _BOOL_TAG or value_node.value not in _YAML_BOOL:
+                return _INVALID
             return data.get("enabled")
         if key == "source":
             value = data.get("source")

@@ -38,6 +38,7 @@ NOTHING_TO_UNDO = "There is no change from a chat to undo."
 # Our own wording where the spec leaves a case open.
 BAD_WORKSPACE_KEY = 'the workspace key "{key}" is not valid'
 NOTHING_BEFORE_CHAT = "the change from a chat created this memory, so there is no earlier text"
+BEFORE_CHAT_NOT_KEPT = "no version from before the change from a chat is kept"
 NOT_DELETED = 'no deleted memory with the id "{id}" is waiting to be restored'
 ID_IN_USE = 'a memory with the id "{id}" exists again'
 SAME_SCOPE = "the memory is already there"
@@ -47,9 +48,12 @@ IGNORED_BAD_NAME = "The file name is not a memory id (eight characters 0-9 and a
 IGNORED_FOLDER_IN_SET = "A folder inside a memory set is not a memory."
 IGNORED_BAD_KEY = (
     "The folder name is not a workspace key (letters, digits, dots, underscores and hyphens, "
-    "beginning with a letter or digit, at most 128 characters)."
+    "beginning with a letter or digit, at most 255 characters)."
 )
 IGNORED_LINK_OUTSIDE = "The link leads outside the memory folder, so it is not followed."
+IGNORED_LINK = "The entry is a link; links are never followed, even inside the memory folder."
+IGNORED_NOT_REGULAR = "The entry is not a regular file (a pipe, socket or device), so it is not read."
+IGNORED_NOT_A_FOLDER = "A file stands where the store keeps a folder, so it is not read."
 
 # Secret-looking text (issue 7): our wording. {what} is e.g. "a password" or
 # "a password and an API key or token" (store.secrets.describe_kinds).

@@ -22,7 +22,6 @@ are plain numbers and text, and every one is checked before it is used.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import zlib
 from array import array
@@ -37,6 +36,7 @@ from .atomic import write_atomic
 from .layout import HISTORY_DIR, MEMORY_SUFFIX
 from .limits import Limits
 from .model import Memory, Problem, Scope
+from .safe_io import Unsafe, read_regular, remove_file
 
 INDEX_DIR = ".index"
 INDEX_FILE = "parse-index.bin"
@@ -159,11 +159,20 @@ class ParseIndex:
         return Memory(memory_id, scope, title, text, enabled, source, session, created, updated, path, {})
 
 
-def load(root: Path, limits: Limits) -> ParseIndex | None:
-    """The store's parse index, or None when there is none or it cannot be trusted."""
+def expected_max_bytes(files: int, limits: Limits) -> int:
+    """The most an index of ``files`` memory files can hold: each file's text at most, its
+    numbers and a problem message, and the header."""
+    return files * (limits.file_max_bytes + 1024) + 65536
+
+
+def load(root: Path, limits: Limits, max_bytes: int | None = None) -> ParseIndex | None:
+    """The store's parse index, or None when there is none or it cannot be trusted (larger
+    than ``max_bytes``: nothing of it is read then). Raises ``safe_io.Unsafe`` when it, or a
+    folder on the way, is a link or not what it should be."""
     try:
-        with open(index_path(root), "rb") as f:
-            raw = f.read()
+        raw = read_regular(root, index_path(root), max_bytes if max_bytes is not None else 2**62)
+    except Unsafe:
+        raise
     except OSError:
         return None
     header, _, rest = raw.partition(b"\n")
@@ -257,11 +266,11 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
     rest = b"".join([line, b"\n", *parts])
     header = f"{MAGIC} {VERSION} {zlib.crc32(rest):08x}\n".encode("ascii")
     try:
-        write_atomic(index_path(root), header + rest, durable=False)
+        write_atomic(index_path(root), header + rest, durable=False, root=root)
     except OSError:
         return False
     try:
-        os.unlink(index_path(root).with_name(_OLD_INDEX_FILE))
+        remove_file(root, index_path(root).with_name(_OLD_INDEX_FILE))
     except OSError:
         pass
     return True
@@ -270,6 +279,6 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
 def remove(root: Path) -> None:
     """Forget the index (the next start reads every file)."""
     try:
-        os.unlink(index_path(root))
+        remove_file(root, index_path(root))
     except OSError:
         pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -14,6 +15,7 @@ from .layout import is_inside, is_silent_name, is_valid_key, memory_id_of
 from .limits import Limits
 from .memoryfile import Content, FileProblem, parse_content
 from .model import Ignored, Scope
+from .safe_io import FILE_FLAGS, Unsafe, read_fd
 
 # A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
 _child: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
@@ -39,62 +41,79 @@ class FileEntry(NamedTuple):
 _MEMORY_NAME = re.compile(r"[0-9a-f]{8}\.md\Z")
 
 
-def _entries(folder: Path) -> tuple[list[os.DirEntry[str]], list[Ignored]]:
-    """A folder's entries; a missing folder has none, an unreadable one is listed as ignored."""
+def link_ignored(root: Path, path: Path) -> Ignored:
+    """A link found where a memory, a set or a history entry could be: never followed; the
+    reason says whether it leads out of the root (only looked up, to say so)."""
+    return Ignored(path, msg.IGNORED_LINK_OUTSIDE if not is_inside(root, path) else msg.IGNORED_LINK)
+
+
+def unsafe_ignored(root: Path, exc: Unsafe) -> Ignored:
+    """The entry a refused walk or open stopped at (``exc.filename`` is its path under the
+    root), with the reason it is not gone through."""
+    path = Path(root, exc.filename)
+    if exc.is_link:
+        return link_ignored(root, path)
+    return Ignored(path, msg.IGNORED_NOT_A_FOLDER if exc.kind == "not_folder" else msg.IGNORED_NOT_REGULAR)
+
+
+def _entries(folder: Path, dir_fd: int) -> tuple[list[os.DirEntry[str]], list[Ignored]]:
+    """A folder's entries (listed through its open descriptor); an unreadable one is listed
+    as ignored."""
     try:
-        return list(os.scandir(folder)), []
+        return list(os.scandir(dir_fd)), []
     except (FileNotFoundError, NotADirectoryError):
         return [], []
     except OSError as exc:
         return [], [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
 
 
-def list_set(root: Path, scope: Scope, folder: Path) -> tuple[list[FileEntry], list[Ignored]]:
-    """The candidate memory files of one set, and what it ignores there."""
+def list_set(root: Path, scope: Scope, folder: Path, dir_fd: int) -> tuple[list[FileEntry], list[Ignored]]:
+    """The candidate memory files of one set (``dir_fd`` is ``folder`` opened), and what it
+    ignores there: links, folders, pipes and devices, and names that are not ids."""
     files: list[FileEntry] = []
-    entries, ignored = _entries(folder)
+    entries, ignored = _entries(folder, dir_fd)
+    prefix = os.path.join(folder, "")
     for entry in entries:
         name = entry.name
-        if _MEMORY_NAME.match(name) is not None and not entry.is_symlink():
-            try:
-                is_dir = entry.is_dir()  # from the listing: no system call
-            except OSError:
-                is_dir = False
-            if not is_dir:
-                files.append(FileEntry(entry.path, scope, name[:8], name))
-                continue
+        try:
+            # The listing's file type: no system call (links are not followed).
+            regular = entry.is_file(follow_symlinks=False)
+        except OSError:
+            regular = False
+        if regular and _MEMORY_NAME.match(name) is not None:
+            files.append(FileEntry(prefix + name, scope, name[:8], name))
+            continue
         if is_silent_name(name):
             continue
         path = _child(folder, name)
-        if entry.is_symlink() and not is_inside(root, path):
-            ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
+        if entry.is_symlink():
+            ignored.append(link_ignored(root, path))
             continue
-        memory_id = memory_id_of(name)
         try:
-            is_dir = entry.is_dir()
+            is_dir = entry.is_dir(follow_symlinks=False)
         except OSError:
             is_dir = False
         if is_dir:
             ignored.append(Ignored(path, msg.IGNORED_FOLDER_IN_SET))
-        elif memory_id is None:
+        elif memory_id_of(name) is None:
             ignored.append(Ignored(path, msg.IGNORED_BAD_NAME))
         else:
-            files.append(FileEntry(entry.path, scope, memory_id, name))
+            ignored.append(Ignored(path, msg.IGNORED_NOT_REGULAR))
     return files, ignored
 
 
-def list_workspaces(root: Path, folder: Path) -> tuple[list[tuple[str, Path]], list[Ignored]]:
+def list_workspaces(root: Path, folder: Path, dir_fd: int) -> tuple[list[tuple[str, Path]], list[Ignored]]:
     """The valid workspace folders (key, path), and the entries ignored beside them."""
     found: list[tuple[str, Path]] = []
-    entries, ignored = _entries(folder)
+    entries, ignored = _entries(folder, dir_fd)
     for entry in entries:
         name = entry.name
         if is_silent_name(name):
             continue
-        path = Path(entry.path)
-        if entry.is_symlink() and not is_inside(root, path):
-            ignored.append(Ignored(path, msg.IGNORED_LINK_OUTSIDE))
-        elif not entry.is_dir():
+        path = _child(folder, name)
+        if entry.is_symlink():
+            ignored.append(link_ignored(root, path))
+        elif not entry.is_dir(follow_symlinks=False):
             ignored.append(Ignored(path, "A file here is not a workspace folder."))
         elif not is_valid_key(name):
             ignored.append(Ignored(path, msg.IGNORED_BAD_KEY))
@@ -103,23 +122,31 @@ def list_workspaces(root: Path, folder: Path) -> tuple[list[tuple[str, Path]], l
     return sorted(found), ignored
 
 
-def read_file(path: Path | str, limits: Limits) -> tuple[Signature, Content | FileProblem] | None:
-    """Read one memory file: its fields and text, or its problem; None when it is gone or
-    not a regular file.
+def read_file(
+    path: Path | str, limits: Limits, dir_fd: int | None = None
+) -> tuple[Signature, Content | FileProblem] | None:
+    """Read one memory file: its fields and text, or its problem; None when it is gone, a
+    link or not a regular file (the next listing says so). With ``dir_fd``, ``path`` is a
+    name in that open folder.
 
-    The size check comes from the open file's stat, so a huge file is never read.
+    The file is opened without following a link or waiting on a pipe, and the size check
+    comes from the open file's stat, so a huge file is never read.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, FILE_FLAGS, dir_fd=dir_fd)
     except FileNotFoundError:
         return None
     except PermissionError as exc:
         try:
-            st = os.stat(path)
+            st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
         except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode):
             return None
         return signature(st), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link now: never followed
+            return None
         return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     try:
         st = os.fstat(fd)
@@ -129,14 +156,7 @@ def read_file(path: Path | str, limits: Limits) -> tuple[Signature, Content | Fi
         if st.st_size > limits.file_max_bytes:
             return sig, FileProblem(msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes))
         try:
-            # Ask for one byte more than fstat saw: a short read is the end of a regular file,
-            # so an unchanged file costs one read, with a buffer of its own size.
-            raw = os.read(fd, st.st_size + 1)
-            while st.st_size < len(raw) <= limits.file_max_bytes:  # it grew since the fstat
-                more = os.read(fd, limits.file_max_bytes + 1 - len(raw))
-                if not more:
-                    break
-                raw += more
+            raw = read_fd(fd, st.st_size, limits.file_max_bytes)
         except OSError as exc:
             return sig, FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -266,16 +265,15 @@ def _corpus(n: int, seed: int = 1) -> list[Memory]:
     return memories
 
 
-def test_ten_thousand_memories_are_fast() -> None:
-    memories = _corpus(10_000)
+def test_a_large_corpus_finds_its_duplicates_and_containments() -> None:
+    # How fast this is belongs to the benchmark ("duplicates + similar, whole store").
+    memories = _corpus(2_000)
     data = by_scope(*memories)
-    start = time.perf_counter()
     dups = find_duplicates(data)
     sim = find_similar_result(data)
-    elapsed = time.perf_counter() - start
-    assert len(dups) >= 100
+    assert len(dups) >= 2000 // 97  # every planted upper-case copy is found
+    assert sim.complete
     assert any(len(g) >= 2 for g in sim.groups)
-    assert elapsed < 10, elapsed  # measured ~1 s on the dev box; generous for CI
 
 
 # --- the store -----------------------------------------------------------------------------

@@ -45,11 +45,11 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     reads: list[object] = []
     real = scan.read_file
 
-    def counting(path: Path | str, limits: object) -> object:
+    def counting(path: Path | str, limits: object, dir_fd: int | None = None) -> object:
         reads.append(path)
-        return real(path, limits)  # type: ignore[arg-type]
+        return real(path, limits, dir_fd)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("store.memory_store.read_file", counting)
+    monkeypatch.setattr("store.disk_sync.read_file", counting)
     return reads
 
 

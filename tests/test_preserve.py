@@ -35,7 +35,7 @@ HAND_EDITED = {
         "\n"
         "Likes green tea.\n"
     ),
-    "single_quoted": ("---\ntitle: 'Tea: green'\nenabled: yes\nsource: 'user'\n---\n\nLikes green tea.\n"),
+    "single_quoted": ("---\ntitle: 'Tea: green'\nenabled: TRUE\nsource: 'user'\n---\n\nLikes green tea.\n"),
     "double_quoted": (
         '---\ntitle: "Tea \\u2014 green"\nenabled: True\nsource: "user"\n---\nLikes green tea.\n'
     ),
@@ -215,7 +215,7 @@ def test_no_op_changes_never_rewrite(store: MemoryStore) -> None:
 
 
 def test_turning_off_an_off_memory_does_not_rewrite(store: MemoryStore) -> None:
-    path = load(store, "---\ntitle: Tea\nenabled: no   # off\nsource: user\n---\nBody\n")
+    path = load(store, "---\ntitle: Tea\nenabled: false   # off\nsource: user\n---\nBody\n")
     st = os.stat(path)
     store.set_enabled(GLOBAL, MID, False)
     st2 = os.stat(path)

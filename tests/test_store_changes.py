@@ -55,11 +55,13 @@ def test_unknown_id_is_refused_with_the_spec_message(store: MemoryStore) -> None
 
 
 def test_a_bad_workspace_key_is_refused(store: MemoryStore, root: Path) -> None:
-    for key in ("..", ".", "../x", "a/b", "-lead", "x" * 129, ""):
+    for key in ("..", ".", "../x", "a/b", "-lead", "_lead", "x" * 256, ""):
         message = refused(store.create, key, "T", "x")
         assert message == f'The memory could not be changed: the workspace key "{key}" is not valid.'
     assert not (root / "x").exists()
-    assert store.create("a" * 128, "T", "x").scope == "a" * 128
+    # The spec sets no length below the file system's name limit (255 bytes).
+    assert store.create("a" * 255, "T", "x").scope == "a" * 255
+    assert store.workspaces() == ["a" * 255]
 
 
 def test_a_change_that_changes_nothing_saves_nothing(store: MemoryStore) -> None:

@@ -163,17 +163,30 @@ def test_over_the_title_or_text_limit() -> None:
     assert isinstance(parse(memory_file(title="t" * 120, text="x" * 2000)), Document)
 
 
-def test_enabled_accepts_every_yaml_bool() -> None:
-    for word, value in [
-        ("yes", True),
-        ("On", True),
-        ("TRUE", True),
-        ("no", False),
-        ("off", False),
+def test_enabled_is_true_or_false_and_nothing_else() -> None:
+    for word, value in [("true", True), ("True", True), ("TRUE", True)] + [
+        ("false", False),
         ("False", False),
+        ("FALSE", False),
     ]:
         doc = parse(memory_file(enabled=word))
         assert isinstance(doc, Document) and doc.fields.enabled is value
+    # YAML 1.1's other booleans are text to YAML 1.2 parsers: the spec says true or false.
+    for word in ("yes", "Yes", "no", "NO", "on", "On", "off", "OFF", "y", "n", "'true'", "!!bool yes"):
+        assert problem_of(memory_file(enabled=word)) == (
+            "The frontmatter fields enabled are missing or invalid."
+        ), word
+
+
+def test_a_key_written_twice_makes_the_file_a_problem() -> None:
+    for extra, line in [("title: Again\n", 5), ("x: 1\nx: 2\n", 6), ("m: {a: 1, a: 2}\n", 5)]:
+        problem = parse(memory_file(extra=extra))
+        assert isinstance(problem, FileProblem), extra
+        assert problem.message.startswith("The frontmatter is not valid YAML: ")
+        assert "found duplicate key" in problem.message and problem.line == line, problem
+    # A merge key brings keys in on purpose: the mapping's own key wins, as YAML says.
+    doc = parse(memory_file(extra="base: &b {k: 1}\nmine:\n  <<: *b\n  k: 2\n"))
+    assert isinstance(doc, Document) and doc.fields.extra["mine"] == {"k": 2}
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -74,3 +74,9 @@ def test_a_bad_block_is_named_in_the_stores_words_and_refused(root: Path, block:
 def test_a_good_block_has_no_message(root: Path) -> None:
     store, _ = made(root)
     assert store.check_frontmatter(store.frontmatter(GLOBAL, "0123abcd"), "Some text.") is None
+
+
+def test_a_block_past_the_file_limit_is_named_without_parsing_it(root: Path) -> None:
+    store, _ = made(root)
+    block = "title: x\nenabled: true\nsource: user\nnote: " + "y" * 70_000
+    assert store.check_frontmatter(block, "Some text.") == "The file is larger than 65536 bytes."

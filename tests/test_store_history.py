@@ -162,7 +162,7 @@ def test_delete_keeps_history_and_waits_under_deleted(store: MemoryStore) -> Non
 
 
 def test_restore_deleted_writes_the_bytes_back(store: MemoryStore, root: Path) -> None:
-    content = "---\n# my note\ntitle: 'Quoted'\nenabled: yes\nsource: user\n---\nbody"
+    content = "---\n# my note\ntitle: 'Quoted'\nenabled: True\nsource: user\n---\nbody"
     path = write_raw(root / "global" / "0123abcd.md", content)
     store.refresh()
     store.delete(GLOBAL, "0123abcd")
@@ -237,3 +237,18 @@ def test_move_is_refused_over_the_target_chat_limit(root: Path) -> None:
     with pytest.raises(StoreError) as same:
         s.move("small", m.id, "small")
     assert str(same.value) == "The memory could not be changed: the memory is already there."
+
+
+def test_only_a_json_true_marks_a_deleted_problem_file(store: MemoryStore, root: Path) -> None:
+    import json
+
+    m = store.create(GLOBAL, "Gone", "its text")
+    store.delete(GLOBAL, m.id)
+    meta_path = root / "history" / "global" / m.id / "deleted.json"
+    for written, problem in (("false", False), ("true", False), (1, False), (True, True)):
+        meta = json.loads(meta_path.read_text())
+        meta["problem"] = written
+        meta_path.write_text(json.dumps(meta))
+        [gone] = store.deleted(GLOBAL)
+        assert gone.problem is problem, written
+        assert gone.text == ("" if problem else "its text")

@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from store import GLOBAL, MemoryStore
+from store import GLOBAL, MemoryStore, StoreError
 from store.limits import Limits
 from tests.conftest import memory_file, write_raw
 
@@ -53,12 +53,52 @@ def test_bad_names_are_ignored_with_a_reason(store: MemoryStore, root: Path) -> 
 
 
 def test_bad_workspace_folders_are_ignored(store: MemoryStore, root: Path) -> None:
-    for key in ("-x", "has space", "ünï"):
+    bad = ("-x", "_x", ".x", "has space", "ünï")  # 256 bytes: no file system takes the name
+    for key in bad:
         write_raw(root / "workspaces" / key / "0123abcd.md", memory_file())
     write_raw(root / "workspaces" / "good.key_1-2" / "0123abcd.md", memory_file())
+    write_raw(root / "workspaces" / ("k" * 255) / "0123abcd.md", memory_file())
     store.refresh()
-    assert store.workspaces() == ["good.key_1-2"]
-    assert sorted(i.path.name for i in store.ignored()) == sorted(["-x", "has space", "ünï"])
+    assert store.workspaces() == ["good.key_1-2", "k" * 255]
+    reasons = {i.path.name: i.reason for i in store.ignored()}
+    # A dot first is a hidden folder: skipped without a word, like every dotfile.
+    assert sorted(reasons) == sorted(set(bad) - {".x"})
+    assert reasons["_x"] == (
+        "The folder name is not a workspace key (letters, digits, dots, underscores and hyphens, "
+        "beginning with a letter or digit, at most 255 characters)."
+    )
+
+
+def test_the_file_size_limit_is_exact(root: Path) -> None:
+    """65,536 bytes is a memory; 65,537 is a problem (the default file_max_bytes)."""
+    head = memory_file(extra="pad: ''\n")
+    for size, is_memory in ((65536, True), (65537, False)):
+        content = memory_file(extra="pad: '" + "p" * (size - len(head)) + "'\n")
+        assert len(content.encode()) == size
+        write_raw(root / "global" / "0123abcd.md", content)
+        s = MemoryStore(root)
+        if is_memory:
+            assert [m.id for m in s.memories(GLOBAL)] == ["0123abcd"]
+        else:
+            assert [p.message for p in s.problems()] == ["The file is larger than 65536 bytes."]
+
+
+def test_a_save_is_refused_one_byte_past_the_file_size_limit(root: Path) -> None:
+    write_raw(
+        root / "settings.yaml", "text_max_chars: 100000\nfile_max_bytes: 65536\nchat_max_tokens: 1000000\n"
+    )
+    s = MemoryStore(root)
+    probe = s.create(GLOBAL, "T", "x")
+    overhead = probe.path.stat().st_size - 1
+    s.delete(GLOBAL, probe.id)
+    made = s.create(GLOBAL, "T", "x" * (65536 - overhead))
+    assert made.path.stat().st_size == 65536
+    try:
+        s.create(GLOBAL, "T", "x" * (65537 - overhead))
+    except StoreError as exc:
+        assert str(exc) == "The memory could not be changed: the file would be larger than 65536 bytes."
+    else:
+        raise AssertionError("a file of 65,537 bytes was saved")
 
 
 def test_symlinks_leaving_the_root_are_never_followed(store: MemoryStore, root: Path, tmp_path: Path) -> None:
@@ -70,13 +110,18 @@ def test_symlinks_leaving_the_root_are_never_followed(store: MemoryStore, root: 
     inside = write_raw(root / "elsewhere.md", memory_file(title="Inside"))
     os.symlink(inside, root / "global" / "0000aaaa.md")
     store.refresh()
-    assert [m.title for m in store.memories(GLOBAL)] == ["Inside"]
+    # A link that stays inside the root is not followed either: it is listed, not read.
+    assert store.memories(GLOBAL) == []
     assert store.workspaces() == []
     reasons = {i.path.name: i.reason for i in store.ignored()}
     assert (
         reasons["0123abcd.md"]
         == reasons["linked"]
         == "The link leads outside the memory folder, so it is not followed."
+    )
+    assert (
+        reasons["0000aaaa.md"]
+        == "The entry is a link; links are never followed, even inside the memory folder."
     )
 
 

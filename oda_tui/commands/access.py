@@ -16,7 +16,7 @@ from .output import note
 
 BAD_KEY = (
     'The workspace key "{key}" is not valid: use letters, digits, dots, underscores and hyphens, '
-    "beginning with a letter or digit, at most 128 characters."
+    "beginning with a letter or digit, at most 255 characters."
 )
 AMBIGUOUS = 'The id "{id}" is in more than one scope ({scopes}); choose one with --global or --workspace KEY.'
 

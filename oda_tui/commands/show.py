@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from store import GLOBAL
+from store import GLOBAL, read_regular
 
 from .access import find_id, open_store, workspace_key
 from .errors import OK, CommandError
@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         write_data(to_json({"root": str(store.root), "memory": memory_record(memory)}))
         return OK
     try:
-        content = memory.path.read_bytes().decode("utf-8-sig")
+        # As the store reads it: no link followed, no pipe waited on, no more than a memory file.
+        content = read_regular(store.root, memory.path, store.limits.file_max_bytes).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CommandError(f"{memory.path} cannot be read: {getattr(exc, 'strerror', None) or exc}.") from exc
     content = content.replace("\r\n", "\n")

@@ -21,7 +21,7 @@ GLOBAL_ID = ":global"
 NEW_ID = ":new"
 KEY_RULE = (
     "A workspace key is letters, digits, dots, underscores and hyphens, beginning with a letter "
-    "or digit, at most 128 characters."
+    "or digit, at most 255 characters."
 )
 
 

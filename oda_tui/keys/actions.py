@@ -146,7 +146,7 @@ BUILT_IN_KEYS: dict[Place, tuple[tuple[str, str], ...]] = {
     ),
     Place.EDITOR: (
         ("tab,shift+tab", "Next / previous field"),
-        ("space,enter", "On the switch: turn the memory on or off"),
+        ("space,enter", "On the switch: on or off, saved with the edits (Ctrl+S)"),
         ("ctrl+z,ctrl+y", "Undo / redo typing in the text"),
         ("ctrl+x,ctrl+c,ctrl+v", "Cut / copy / paste"),
     ),

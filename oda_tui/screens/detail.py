@@ -9,6 +9,7 @@ from textual import on
 from textual.widget import Widget
 from textual.widgets import TabbedContent
 
+from store import Change, MemoryStore, StoreError
 from store.model import ChatMemory, Memory, Scope
 
 from ..session.access import session_of
@@ -155,7 +156,7 @@ class DetailPane(TabbedContent):
         message.stop()
         if self._saving:
             return
-        from ..secret_check import change_checked, create_checked  # only when saving
+        from ..secret_check import SecretFound, change_checked, create_checked  # only when saving
 
         scope, sent = message.scope, (message.title, message.text)
         if message.memory_id is None:
@@ -177,12 +178,30 @@ class DetailPane(TabbedContent):
         new_title = message.title if message.title != base.title else None
         new_text = message.text if message.text != base.text else None
         memory_id = message.memory_id
+        was, enabled = base.enabled, message.enabled
+
+        def save(store: MemoryStore, allow: bool) -> Change | SecretFound:
+            """The switch, then the words; a refusal of the words turns the switch back, so a
+            save is all or nothing (turning on is checked against the limits like any change)."""
+            if enabled != was:
+                store.set_enabled(scope, memory_id, enabled)
+            if new_title is None and new_text is None:
+                return Change(store.get(scope, memory_id), changed=True)
+            try:
+                result = change_checked(
+                    store, scope, memory_id, title=new_title, text=new_text, allow_secret=allow
+                )
+            except StoreError:
+                if enabled != was:
+                    store.set_enabled(scope, memory_id, was)
+                raise
+            if isinstance(result, SecretFound) and enabled != was:
+                store.set_enabled(scope, memory_id, was)
+            return result
 
         def change(allow: bool) -> Operation:
             return Operation(
-                lambda store: change_checked(
-                    store, scope, memory_id, title=new_title, text=new_text, allow_secret=allow
-                ),
+                lambda store: save(store, allow),
                 lambda result: self._held(result, change) or Saved(result.memory, result.note, sent),
                 SaveRefused,
             )
@@ -242,11 +261,6 @@ class DetailPane(TabbedContent):
         self.session.run(simple(lambda store: None), reply_to=self)  # the store has it: paint it
 
     # -- on and off ------------------------------------------------------------------------------
-
-    @on(MemoryEditor.ToggleRequested)
-    def _toggle_requested(self, message: MemoryEditor.ToggleRequested) -> None:
-        message.stop()
-        self.set_enabled(message.scope, message.memory_id, message.enabled)
 
     def set_enabled(self, scope: Scope, memory_id: str, enabled: bool) -> None:
         """Turn a memory on or off."""

@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from store import scope_label
+from store import read_head, scope_label
 from store.atomic import write_atomic
 
 from ..dialogs import ConfirmDialog
@@ -165,8 +165,8 @@ class ProblemsScreen(SubScreen):
     def read_file(self, path: Path, line: int | None) -> None:
         """Read a file's raw bytes for display (never parsed, never markup)."""
         try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_EDIT_BYTES + 1)
+            # Only a regular file inside the store, no link followed, never a wait on a pipe.
+            data = read_head(self.session.store.root, path, MAX_EDIT_BYTES)
         except OSError as exc:
             self.post_message(self.FileRead(path, f"(could not read: {exc.strerror})", False, None))
             return
@@ -206,7 +206,7 @@ class ProblemsScreen(SubScreen):
     def write_file(self, path: Path, text: str) -> None:
         """Write the fixed file and let the store re-read it."""
         try:
-            write_atomic(path, text.encode("utf-8"))
+            write_atomic(path, text.encode("utf-8"), root=self.session.store.root)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify,

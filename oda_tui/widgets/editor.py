@@ -20,7 +20,7 @@ from ..text.safe import clean_block, clean_line, restore_controls
 from ..text.words import saved_by
 from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
 from .editor_frontmatter import FrontmatterEditing
-from .editor_messages import DirtyChanged, SaveRequested, ToggleRequested
+from .editor_messages import DirtyChanged, SaveRequested
 from .editor_style import EDITOR_CSS
 from .frontmatter_view import FrontmatterView
 
@@ -34,7 +34,6 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     BINDINGS = bindings(Place.EDITOR)
 
     SaveRequested = SaveRequested
-    ToggleRequested = ToggleRequested
     DirtyChanged = DirtyChanged
 
     DEFAULT_CSS = EDITOR_CSS
@@ -66,8 +65,6 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             with Horizontal(id="meta-row"):
                 yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
                 yield Label("on", id="enabled-label", markup=False)
-                # Not part of the draft: Ctrl+R cannot take it back, so it says so.
-                yield Label("· saves at once", id="enabled-note", markup=False)
             yield Static("", id="meta", markup=False)
             yield Static("", id="tokens", markup=False)
             with Horizontal(classes="field-head"):
@@ -135,15 +132,18 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     @property
     def is_dirty(self) -> bool:
-        """True when the title or text differ from what was last read (a new draft: not empty)."""
+        """True when the title, the switch or the text differ from what was last read (a new
+        draft: not empty)."""
         if self.is_new:
             return bool(self.title_input.value.strip() or self.text_area.text.strip())
         if self.memory is None:
             return False
         if self.raw_mode:
             return self.frontmatter.is_dirty
-        return self.title_input.value != clean_line(self.memory.title) or self.text_area.text != clean_block(
-            self.memory.text
+        return (
+            self.title_input.value != clean_line(self.memory.title)
+            or self.switch.value != self.memory.enabled
+            or self.text_area.text != clean_block(self.memory.text)
         )
 
     @property
@@ -222,8 +222,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def keep_mine(self, theirs: Memory) -> None:
         """Measure the edits against the version now on disk, keeping them on screen."""
+        if self.memory is None or self.switch.value == self.memory.enabled:
+            self.set_enabled(theirs.enabled)  # the switch was not edited: theirs
         self.memory = theirs
-        self.set_enabled(theirs.enabled)
         self._update_meta()
         self._update_heading()
         self._set_dirty()
@@ -336,7 +337,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.set_class(dirty, "-dirty")
         if dirty != self._dirty:
             self._dirty = dirty
-            self.post_message(self.DirtyChanged(dirty))
+            # Sent by the editor, whoever made the change: Textual stops a message at its
+            # sender, and a save's outcome is handled by the pane between here and the screen.
+            self.post_message(self.DirtyChanged(dirty).set_sender(self))
 
     # -- events --------------------------------------------------------------------------
 
@@ -367,9 +370,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     @on(Switch.Changed, "#enabled")
     def _switch_changed(self, event: Switch.Changed) -> None:
         event.stop()
+        # Part of the draft, like the title and the text: saved with Ctrl+S, reverted with Ctrl+R.
         self.query_one("#enabled-label", Label).update("on" if event.value else "off")
-        if self.memory is not None and not self.is_new:
-            self.post_message(self.ToggleRequested(self.scope, self.memory.id, event.value))
+        self._set_dirty()
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""

@@ -1,4 +1,4 @@
-"""What the memory editor tells its screen: save these values, flip the switch, dirty or not."""
+"""What the memory editor tells its screen: save these values, and whether it has unsaved edits."""
 
 from __future__ import annotations
 
@@ -16,16 +16,6 @@ class SaveRequested(Message):
         self.memory_id = memory_id
         self.title = title
         self.text = text
-        self.enabled = enabled
-
-
-class ToggleRequested(Message):
-    """The person flipped the switch of a saved memory."""
-
-    def __init__(self, scope: Scope, memory_id: str, enabled: bool) -> None:
-        super().__init__()
-        self.scope = scope
-        self.memory_id = memory_id
         self.enabled = enabled
 
 

@@ -1,0 +1,83 @@
+"""The pure rules a change is checked against: limits, encodable text, known ways and keys.
+
+Each returns the typed refusal (or raises it); none touches the disk.
+"""
+
+from __future__ import annotations
+
+from . import messages as msg
+from .errors import CouldNotChange, LooksSecret, MissingField, StoreError, TooLong
+from .layout import is_valid_key
+from .limits import Limits
+from .memoryfile import normalize_text, normalize_title
+from .model import Scope
+from .secrets import new_secret_kinds
+
+#: The ways a change can come (a version's source, for the changes the store makes itself).
+VIAS = ("chat", "settings", "restore", "undo")
+
+
+def title_refusal(title: str, limits: Limits) -> StoreError | None:
+    """Why a title would be refused (after normalising), or None."""
+    title = normalize_title(title)
+    if not title:
+        return MissingField("title")
+    if len(title) > limits.title_max_chars:
+        return TooLong("title", limits.title_max_chars, len(title))
+    return None
+
+
+def text_refusal(text: str, limits: Limits) -> StoreError | None:
+    """Why a text would be refused (after normalising), or None."""
+    text = normalize_text(text)
+    if not text:
+        return MissingField("text")
+    return length_refusal(text, limits)
+
+
+def length_refusal(text: str, limits: Limits) -> StoreError | None:
+    """Why a text is too long, or None (a kept text is checked as it is, not normalised)."""
+    if len(text) > limits.text_max_chars:
+        return TooLong("text", limits.text_max_chars, len(text))
+    return None
+
+
+def secret_refusal(title: str, text: str, *, before: tuple[str, str] | None) -> StoreError | None:
+    """Refusal for secret-looking text ``before`` (the current title and text) did not have."""
+    kinds = new_secret_kinds((title, text), before)
+    return LooksSecret(kinds) if kinds else None
+
+
+def check_size(data: bytes, limits: Limits) -> None:
+    """Refuse a file that would be larger than the limit."""
+    if len(data) > limits.file_max_bytes:
+        raise CouldNotChange(msg.FILE_WOULD_BE_TOO_LARGE.format(n=limits.file_max_bytes))
+
+
+def check_encodable(*values: str) -> None:
+    """Refuse text that cannot be written as UTF-8 (a lone surrogate from a tool call)."""
+    for value in values:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise CouldNotChange(
+                f"the text has a character that cannot be saved (U+{ord(value[exc.start]):04X})"
+            ) from None
+
+
+def check_via(via: str) -> None:
+    """Refuse a way of changing that is not one of ``VIAS``."""
+    if via not in VIAS:
+        raise CouldNotChange(f'"{via}" is not a way a change can come')
+
+
+def check_scope(scope: Scope) -> None:
+    """Refuse a workspace key that is not valid (None, the global set, always is)."""
+    if scope is not None and (not isinstance(scope, str) or not is_valid_key(scope)):
+        raise CouldNotChange(msg.BAD_WORKSPACE_KEY.format(key=scope))
+
+
+def refuse(refusal: StoreError | None) -> None:
+    """Raise ``refusal`` when there is one."""
+    if refusal is not None:
+        raise refusal
