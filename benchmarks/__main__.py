@@ -1,4 +1,4 @@
-"""python -m benchmarks [--quick] [--sizes 1000,10000,50000] [--out FILE]
+"""python -m benchmarks [--quick] [--sizes 1000,10000,50000] [--terminal-only] [--out FILE]
 
 Generates synthetic stores in a temp folder, measures the store (and the app, when it can be
 imported) and prints one table; the numbers also go to benchmarks/results/latest.json.
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import app_bench, mcp_bench, measure
+from . import app_bench, mcp_bench, measure, terminal
 from .generate import generate
 
 WORKSPACES = {1000: 1, 10000: 100, 50000: 500}
@@ -146,6 +146,9 @@ ROWS: list[tuple[str, str, str]] = [
 ]
 
 
+DEFAULT_OUT = Path(__file__).parent / "results" / "latest.json"
+
+
 def _cell(r: dict[str, Any], key: str, unit: str) -> str:
     value = r.get(key)
     if value is None:
@@ -190,13 +193,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", help="comma-separated store sizes (default 1000,10000,50000)")
     parser.add_argument("--no-app", action="store_true", help="skip the app measurements")
     parser.add_argument("--no-mcp", action="store_true", help="skip the MCP server's round trips")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "latest.json")
+    parser.add_argument(
+        "--terminal-only",
+        action="store_true",
+        help="only the first paint of the real oda-tui in a pseudo-terminal (10 and 10,000 memories)",
+    )
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     sizes = (
         [int(s) for s in args.sizes.split(",")]
         if args.sizes
         else ([1000] if args.quick else [1000, 10000, 50000])
     )
+    if args.terminal_only:
+        rows = terminal.terminal_first_paint()
+        text = terminal.table(rows)
+        print(text)
+        out = args.out.with_name("terminal.json") if args.out == DEFAULT_OUT else args.out
+        measure.dump(out, {"machine": measure.machine(), "terminal": rows, "table": text})
+        print(f"\n(written to {out})", file=sys.stderr)
+        return 0
     results = []
     with tempfile.TemporaryDirectory(prefix="oda-bench-") as tmp:
         for size in sizes:
@@ -209,8 +225,20 @@ def main(argv: list[str] | None = None) -> int:
             if not args.no_app:
                 _app_rows(r, root, str(r["largest_workspace"]), args.quick)
             shutil.rmtree(root, ignore_errors=True)
-    data = {"machine": measure.machine(), "quick": args.quick, "targets": TARGETS, "results": results}
+    data: dict[str, Any] = {
+        "machine": measure.machine(),
+        "quick": args.quick,
+        "targets": TARGETS,
+        "results": results,
+    }
     text = table(results)
+    if not args.no_app:
+        # As a person sees it: the real process in a terminal, beside a bare Textual app.
+        try:
+            data["terminal"] = terminal.terminal_first_paint(3 if args.quick else 5)
+            text += "\n\n" + terminal.table(data["terminal"])
+        except terminal.NotMeasured as exc:
+            text += f"\n\nterminal first paint: not measured: {exc}"
     print(text)
     measure.dump(args.out, {**data, "table": text})
     print(f"\n(written to {args.out})", file=sys.stderr)

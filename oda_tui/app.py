@@ -1,24 +1,39 @@
-"""The Textual app: one main screen over a memory store, watched for outside changes."""
+"""The Textual app: one main screen over a store session, with the person's themes and keys."""
 
 from __future__ import annotations
 
-import gc
-import threading
+import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import ModalScreen
 
-from store import MemoryStore
+from .config.keymap import load_keymap
+from .config.theming import load_themes, save_theme, saved_theme
+from .keys.actions import Place
+from .keys.bindings import bindings
+from .screens.base import OpenMemory
+from .screens.main import MainScreen
+from .session.session import StoreSession
+from .session.watcher import DiskWatcher, FilesChanged
+from .text.glyphs import ascii_key, ascii_only
+from .text.safe import clean_line
 
-from .dialogs import ConfirmDialog
-from .keymap import load_keymap
-from .palette import OdaCommands
-from .safe import clean_line
-from .screens import MainScreen
-from .theming import load_themes, save_theme, saved_theme
-from .watcher import DiskWatcher, FilesChanged
+if TYPE_CHECKING:
+    from textual.command import Provider
+
+
+def _commands() -> type[Provider]:
+    from .palette import OdaCommands  # imported when the palette first opens
+
+    return OdaCommands
+
+
+#: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
+TINY_WIDTH = 70
 
 
 class OdaApp(App[None]):
@@ -27,21 +42,39 @@ class OdaApp(App[None]):
     # The default screen's own CSS_PATH is not loaded by Textual, so the app loads it.
     CSS_PATH = ["oda.tcss", "screens/main.tcss"]
     TITLE = "Oda memory"
-    COMMANDS = App.COMMANDS | {OdaCommands}
-    BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
-    ]
+    COMMANDS = App.COMMANDS | {_commands}
+    BINDINGS = bindings(Place.APP)
 
     def __init__(self, root: Path, workspace: str | None = None, *, watch: bool = True) -> None:
         super().__init__()
-        self.root = Path(root)
-        self.store = MemoryStore(self.root)
-        #: Every store call runs in a worker thread holding this lock.
-        self.store_lock = threading.RLock()
+        self.session = StoreSession(self, Path(root), workspace, watch=watch)
         self.start_workspace = workspace
-        self.watcher: DiskWatcher | None = DiskWatcher(self.root, self) if watch else None
-        self.sub_title = clean_line(str(self.root))
+        self.sub_title = clean_line(str(root))
         self._themes_ready = False
+        # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
+        loaded = load_keymap()
+        if loaded.keymap:
+            self.set_keymap(loaded.keymap)
+        self._keymap_problems = loaded.problems
+
+    @property
+    def root(self) -> Path:
+        """The store's folder."""
+        return self.session.root
+
+    @property
+    def watcher(self) -> DiskWatcher | None:
+        """What follows the disk (None when the app does not watch)."""
+        return self.session.watcher
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as Textual shows them, or in words where the terminal lacks the symbols."""
+        shown = super().get_key_display(binding)
+        return ascii_key(shown) if ascii_only() else shown
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 70 columns the scopes pane collapses to a strip until it has the focus.
+        self.set_class(event.size.width < TINY_WIDTH, "-tiny")
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)
@@ -55,17 +88,10 @@ class OdaApp(App[None]):
         raise LookupError("no main screen")
 
     def on_mount(self) -> None:
-        self._load_keymap()
-        self._load_themes()
-        if self.watcher is not None:
-            self._watch()
-
-    def _load_keymap(self) -> None:
-        loaded = load_keymap()
-        if loaded.keymap:
-            self.set_keymap(loaded.keymap)
-        for problem in loaded.problems:
+        self.set_class(ascii_only(), "-ascii")
+        for problem in self._keymap_problems:
             self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
+        self._load_themes()
 
     def _load_themes(self) -> None:
         loaded = load_themes()
@@ -89,18 +115,14 @@ class OdaApp(App[None]):
         if self._themes_ready:
             save_theme(theme)
 
-    @work(thread=True, group="watcher", exit_on_error=False)
-    def _watch(self) -> None:
-        assert self.watcher is not None
-        self.watcher.run()
-
     def on_files_changed(self, message: FilesChanged) -> None:
-        self.main_screen.files_changed()
+        self.session.files_changed()
+
+    def on_open_memory(self, message: OpenMemory) -> None:
+        self.main_screen.jump_to(message.scope, message.memory_id)
 
     def on_unmount(self) -> None:
-        if self.watcher is not None:
-            self.watcher.stop()
-        gc.unfreeze()  # the main screen froze the loaded store (see MainScreen.on_store_read)
+        self.session.stop()
 
     async def action_quit(self) -> None:
         """Quit; with unsaved edits, ask first."""
@@ -112,23 +134,44 @@ class OdaApp(App[None]):
         if not editor.is_dirty:
             self._stop_and_exit()
             return
+        from .dialogs.confirm import ConfirmDialog
+
         if isinstance(self.screen, ConfirmDialog):
             return
 
-        def answered(discard: bool | None) -> None:
-            if discard:
+        from .dialogs.quit import QuitAnswer, QuitDialog
+
+        def answered(answer: QuitAnswer | None) -> None:
+            if answer == "save":
+                self.run_worker(self._save_then_quit(), group="save-and-quit", exclusive=True)
+            elif answer:
                 self._stop_and_exit()
 
         self.push_screen(
-            ConfirmDialog(
+            QuitDialog(
                 f"Quit and discard your unsaved changes to “{clean_line(editor.display_title)}”?",
-                yes="Quit",
+                yes="Quit without saving",
                 no="Keep editing",
             ),
             answered,
         )
 
+    async def _save_then_quit(self) -> None:
+        """Save the editor, and quit once it is saved; a refusal or a question keeps the app open."""
+        editor = self.main_screen.editor
+        if not editor.request_save():
+            self._stop_and_exit()
+            return
+        # Bounded: a save ends in a few ms; the loop only waits for its message to be handled.
+        for _ in range(600):
+            await asyncio.sleep(0.05)
+            if not editor.is_dirty:
+                self._stop_and_exit()
+                return
+            if editor.save_error is not None or isinstance(self.screen, ModalScreen):
+                self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
+                return
+
     def _stop_and_exit(self) -> None:
-        if self.watcher is not None:
-            self.watcher.stop()
+        self.session.stop()
         self.exit()

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import commands
 from .commands.parser import Parser
-from .paths import resolve_root, root_problem
+from .config.paths import resolve_root, root_problem
 
 # Options of the bare command that take a value: skipped when looking for a subcommand.
 _VALUE_OPTIONS = frozenset({"--root", "--workspace"})
@@ -114,10 +114,10 @@ def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | No
 
 def _open_demo(workspace: str | None) -> int:
     """The app on a sample store in a new temporary folder, removed however the app ends."""
-    from .demo import build_demo_store
-    from .demo_folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
+    from .config.theming import CONFIG_ENV
+    from .demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
+    from .demo.sample import build_demo_store
     from .review_state import ENV_VAR as STATE_ENV
-    from .theming import CONFIG_ENV
 
     sweep_stale_demo_folders()  # left by a demo that was killed outright
     folder = new_demo_folder()

@@ -1,4 +1,5 @@
-"""Command palette (Ctrl+P): every action of the main screen, and a jump to any memory by title."""
+"""Command palette (Ctrl+P): the registry's actions of the main screen, every scope, and a jump
+to any memory by title."""
 
 from __future__ import annotations
 
@@ -7,35 +8,49 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Provider
+from textual.markup import escape
 
 from store import scope_label
 
-from .safe import clean_line
+from .keys.actions import Action
+from .keys.bindings import current_keys, palette_actions
+from .text.safe import clean_line
 
 if TYPE_CHECKING:
     from .app import OdaApp
 
-# Palette help text is parsed as markup by Textual, so it never quotes user text.
-ACTIONS: list[tuple[str, str, str]] = [
-    ("New memory", "new_memory", "Start a new memory in the selected scope"),
-    ("Turn the memory on or off", "toggle", "Turned off memories are not sent to chats"),
-    ("Delete the memory", "delete", "It waits under Recently deleted"),
-    ("Filter the memory list", "filter", "By title and text, as you type"),
-    ("Show the chat preview", "preview", "Exactly what a chat receives"),
-    ("Show the history of the memory", "history", "Every version, restore and undo"),
-    ("Copy the memory to another scope", "copy_to", "Global or a workspace"),
-    ("Move the memory to another scope", "move_to", "With its history; Global or a workspace"),
-    ("Duplicates", "duplicates", "Keep one, turn off or delete the others; similar ones too"),
-    ("Review what the agent saved", "review", "Accept, edit, turn off or delete, with the diff"),
-    ("Recently deleted", "deleted", "Restore or purge deleted memories"),
-    ("Problem files", "problems", "Files that are not used, and why"),
-    ("Open the memory in $EDITOR", "external_editor", "Your own editor; read again on return"),
-    ("Save the memory", "save", "Save the edits in the editor"),
-    ("Revert the edits", "revert", "Back to the text on disk"),
-    ("Help: every key of the app", "help", "Also ? and F1"),
-    ("Quit", "quit", "Asks first when there are unsaved edits"),
-]
+
+def word_match(query: str, candidate: str) -> tuple[float, list[int]] | None:
+    """How well ``candidate`` matches: every word of the query must occur in it as written
+    (any case), best at the start of a word; None when one does not.
+
+    Tighter than a fuzzy match, where "theme" matched "Turn tHE MEmory on or off".
+    """
+    words = query.casefold().split()
+    if not words:
+        return None
+    haystack = candidate.casefold()
+    offsets: list[int] = []
+    score = 0.0
+    for word in words:
+        at = -1
+        start = 0
+        while (found := haystack.find(word, start)) >= 0:
+            if found == 0 or not haystack[found - 1].isalnum():
+                at = found
+                break
+            if at < 0:
+                at = found
+            start = found + 1
+        if at < 0:
+            return None
+        at_word_start = at == 0 or not haystack[at - 1].isalnum()
+        score += 1.0 if at == 0 else 0.7 if at_word_start else 0.4
+        offsets.extend(range(at, at + len(word)))
+    # A score in (0, 1]; shorter candidates first among equals ("Help" before "Help: every…").
+    return 0.9 * score / len(words) + 0.1 / (1 + len(haystack)), offsets
 
 
 def safe_prompt(text: str, offsets: tuple[int, ...] | list[int] = ()) -> Text:
@@ -60,7 +75,8 @@ class OdaCommands(Provider):
         except LookupError:
             return []
         commands: list[tuple[str, Callable[[], object], str]] = [
-            (name, partial(screen.run_action, action), help_text) for name, action, help_text in ACTIONS
+            (a.palette or a.label, partial(screen.run_action, a.action), self._hint(a))
+            for a in palette_actions()
         ]
         snapshot = screen.snapshot
         if snapshot is not None:
@@ -83,16 +99,27 @@ class OdaCommands(Provider):
         return commands
 
     async def discover(self) -> AsyncIterator[DiscoveryHit]:
-        for name, action, help_text in ACTIONS:
-            screen = self.oda.main_screen
+        screen = self.oda.main_screen
+        for action in palette_actions():
+            name = action.palette or action.label
             yield DiscoveryHit(
-                safe_prompt(name), partial(screen.run_action, action), text=name, help=help_text
+                safe_prompt(name),
+                partial(screen.run_action, action.action),
+                text=name,
+                help=self._hint(action),
             )
 
+    def _hint(self, action: Action) -> str:
+        """The line under an action: its keys as bound now, then what it does."""
+        keys = current_keys(action, self.app._keymap)
+        shown = " / ".join(dict.fromkeys(self.app.get_key_display(Binding(key, "")) for key in keys))
+        shown = escape(shown)  # Textual reads the hint as markup; a remapped key may be "["
+        return f"{shown} · {action.hint}" if action.hint else shown
+
     async def search(self, query: str) -> AsyncIterator[Hit]:
-        matcher = self.matcher(query)
         for name, callback, help_text in self._commands():
             candidate = clean_line(name)
-            score, offsets = matcher.fuzzy_search.match(matcher.query, candidate)
-            if score > 0:
+            found = word_match(query, candidate)
+            if found is not None:
+                score, offsets = found
                 yield Hit(score, safe_prompt(candidate, offsets), callback, text=candidate, help=help_text)

@@ -185,9 +185,13 @@ class Changes:
         with self._transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
             record = history.read_deletion(self.root, hdir) if is_valid_id(memory_id) else None
+            path = _memory_path(self.root, scope, memory_id)
+            if record is None and is_valid_id(memory_id) and not os.path.lexists(path):
+                newest = history.newest_version(self.root, hdir)
+                if newest is not None:  # removed outside the app: its newest version comes back
+                    return self._restore_newest(scope, memory_id, newest)
             if record is None:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
-            path = _memory_path(self.root, scope, memory_id)
             if os.path.lexists(path):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             # Read with room to spare, so a text over today's limit gets the change message.
@@ -216,11 +220,27 @@ class Changes:
         check_scope(scope)
         with self._transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
-            if not is_valid_id(memory_id) or history.read_deletion(self.root, hdir) is None:
+            waiting = is_valid_id(memory_id) and (
+                history.read_deletion(self.root, hdir) is not None
+                or history.newest_version(self.root, hdir) is not None  # removed outside the app
+            )
+            if not waiting:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             if os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             history.purge(self.root, hdir)
+
+    def _restore_newest(self, scope: Scope, memory_id: str, newest: Version) -> Memory:
+        """Write back the newest version of a memory whose file was removed outside the app."""
+        limits = self._limits()
+        refuse(title_refusal(newest.title, limits) or length_refusal(newest.text, limits))
+        self.budget.check_tokens(scope, memory_id, None, (newest.title, newest.text))
+        moment = self.now()
+        source = history.memory_source(self.root, history_dir(self.root, scope, memory_id), newest)
+        data = render_new(Fields(newest.title, True, source, updated=moment), newest.text).encode("utf-8")
+        check_size(data, self.sync.limits)
+        version = NewVersion(moment, "restore", newest.title, newest.text, source)
+        return self._commit(scope, memory_id, data, seen=None, version=version)
 
     def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
         """``MemoryStore.move``."""

@@ -92,6 +92,16 @@ def newest_version(root: Path, hdir: Path) -> Version | None:
     return None
 
 
+def memory_source(root: Path, hdir: Path, version: Version) -> str:
+    """Who saved the memory a version was kept of ("user" or "ai"; "user" when unreadable)."""
+    try:
+        raw = read_regular(root, hdir / VERSIONS / f"{version.name}.md", READ_LIMITS.file_max_bytes)
+    except OSError:
+        return "user"
+    doc = parse_bytes(raw, READ_LIMITS)
+    return doc.fields.source if isinstance(doc, Document) else "user"
+
+
 def list_versions(root: Path, hdir: Path) -> list[Version]:
     """Every readable version, newest first."""
     found = (read_version(root, hdir, n) for n in reversed(version_names(root, hdir)))

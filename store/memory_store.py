@@ -21,6 +21,7 @@ from .chat import build_chat_memory
 from .disk_sync import DiskSync
 from .duplicates import find_duplicates, find_similar
 from .errors import UnknownMemory
+from .frontmatter_edit import block_problem, change_frontmatter
 from .layout import history_dir, history_scope_dir, is_valid_id
 from .layout import memory_path as _memory_path
 from .limits import Limits
@@ -215,7 +216,14 @@ class MemoryStore:
             except safe_io.Unsafe as exc:
                 self._sync.note_history_ignored(exc)
                 continue
-            if record is None or os.path.lexists(_memory_path(self.root, scope, memory_id)):
+            if os.path.lexists(_memory_path(self.root, scope, memory_id)):
+                continue
+            if record is None:
+                newest = history.newest_version(self.root, folder / memory_id)
+                if newest is not None:  # removed outside the app (rm); its versions remain
+                    found.append(
+                        Deleted(memory_id, scope, newest.title, newest.moment, newest.text, outside=True)
+                    )
                 continue
             text = ""
             if not record.problem:
@@ -304,6 +312,30 @@ class MemoryStore:
     def undo(self, scope: Scope, memory_id: str) -> Memory:
         """Write back the text from before the newest chat change, as an ``undo`` version."""
         return self._changes.undo(scope, memory_id)
+
+    # --- the frontmatter block as written ------------------------------------------------------
+
+    def frontmatter(self, scope: Scope, memory_id: str) -> str:
+        """The memory's frontmatter block as written in its file (the lines between ``---``)."""
+        check_scope(scope)
+        with self._mutex:
+            self._loaded()
+            doc, _raw = self._changes._current(scope, memory_id)
+            return "\n".join(doc.fm_lines)
+
+    def check_frontmatter(self, block: str, text: str) -> str | None:
+        """The store's own message for what is wrong with this block over ``text``, or None."""
+        return block_problem(block, text, self.limits)
+
+    def change_frontmatter(
+        self, scope: Scope, memory_id: str, block: str, *, via: str = "settings", allow_secret: bool = False
+    ) -> Memory:
+        """Write a new frontmatter block as given, the text below it kept byte for byte.
+
+        Refused with ``check_frontmatter``'s message when the block is not a valid memory's,
+        and like any change over a limit; a changed title is kept as a version.
+        """
+        return change_frontmatter(self._changes, scope, memory_id, block, via=via, allow_secret=allow_secret)
 
     # --- keeping up with the disk ------------------------------------------------------------
 

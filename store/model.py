@@ -80,6 +80,9 @@ class Deleted:
     deleted_at: datetime
     text: str = ""
     problem: bool = False
+    #: Removed by another program (``rm``): no deletion record, so ``deleted_at`` is the moment
+    #: of its newest version and a restore writes that version back.
+    outside: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,15 @@ from textual.pilot import Pilot
 
 from oda_tui.app import OdaApp
 from oda_tui.screens import MainScreen
+from oda_tui.text import glyphs
 
 # The app reads (and on a theme change writes) its config folder: never the real one in tests.
 os.environ.setdefault("ODA_TUI_CONFIG", tempfile.mkdtemp(prefix="oda-tui-config-"))
 # Review marks are app state: never the person's own state folder either.
 os.environ.setdefault("ODA_TUI_STATE", tempfile.mkdtemp(prefix="oda-tui-state-"))
+
+# The tests (and the snapshots) draw the Unicode symbols whatever TERM the suite runs under.
+glyphs.use_ascii(False)
 
 # Bounded polling, never a timed assertion: each step yields to the app for a moment.
 MAX_POLLS = 400

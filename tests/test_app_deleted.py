@@ -27,7 +27,12 @@ async def test_restore_and_purge(tmp_path: Path) -> None:
         deleted = app.screen
         assert isinstance(deleted, DeletedScreen)
         await settle(pilot)
-        assert [e.id for e in deleted.entries] == [keep.id, gone.id]
+        # Newest first across every scope (gone was deleted after keep).
+        waiting = MemoryStore(root).deleted(GLOBAL) + MemoryStore(root).deleted("web")
+        order = [d.id for d in sorted(waiting, key=lambda d: (d.deleted_at, d.id), reverse=True)]
+        assert [e.id for e in deleted.entries] == order
+        if order[0] == gone.id:
+            await pilot.press("down")
         assert "Worth keeping." in static_text(deleted.query_one("#deleted-text"))
         await pilot.press("enter")
         await settle(pilot)
@@ -47,3 +52,33 @@ async def test_restore_and_purge(tmp_path: Path) -> None:
         assert MemoryStore(root).deleted("web") == []
         assert MemoryStore(root).versions("web", gone.id) == []
         assert deleted.entries == []
+
+
+async def test_a_file_removed_outside_the_app_is_listed_and_restored(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    first = store.create(GLOBAL, "Deleted in the app", "Waits here.")
+    store.delete(GLOBAL, first.id)
+    removed = store.create(GLOBAL, "Removed with rm", "Its text, kept in history.")
+    Path(removed.path).unlink()
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await pilot.press("x")
+        deleted = app.screen
+        assert isinstance(deleted, DeletedScreen)
+        await settle(pilot)
+        waiting = sorted(MemoryStore(root).deleted(GLOBAL), key=lambda d: (d.deleted_at, d.id), reverse=True)
+        assert [e.id for e in deleted.entries] == [d.id for d in waiting]  # newest first
+        assert {e.id for e in deleted.entries} == {removed.id, first.id}
+        if deleted.entries[0].id != removed.id:
+            await pilot.press("down")
+        assert [e.outside for e in deleted.entries if e.id == removed.id] == [True]
+        head = static_text(deleted.query_one("#deleted-head"))
+        assert "removed outside the app" in head and "Its newest version, which r restores:" in head
+        assert static_text(deleted.query_one("#deleted-text")) == "Its text, kept in history."
+        await pilot.press("r")
+        await settle(pilot)
+        back = MemoryStore(root).get(GLOBAL, removed.id)
+        assert (back.title, back.text) == ("Removed with rm", "Its text, kept in history.")
+        assert [e.id for e in deleted.entries] == [first.id]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_support import cell_text, memory_file, settle, started, static_text, write_raw
-from textual.widgets import Input
+from app_support import cell_text, memory_file, settle, started, static_text, wait_until, write_raw
+from textual.widgets import Button, Input
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
-from oda_tui.format import count
+from oda_tui.dialogs.quit import QuitDialog
+from oda_tui.text.format import count
 from oda_tui.widgets.token_meter import TokenMeter
 from store import GLOBAL, MemoryStore
 
@@ -145,7 +146,7 @@ async def test_toggle_updates_row_meter_and_preview(tmp_path: Path) -> None:
         assert cell_text(screen, first.id, "on") == "on"
 
 
-async def test_switch_in_the_editor_turns_a_memory_off(tmp_path: Path) -> None:
+async def test_the_switch_is_part_of_the_draft(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
@@ -155,8 +156,37 @@ async def test_switch_in_the_editor_turns_a_memory_off(tmp_path: Path) -> None:
         screen.editor.switch.focus()
         await pilot.press("enter")
         await settle(pilot)
+        # Not saved yet: an edit like the title and the text, marked, and Ctrl+R takes it back.
+        assert MemoryStore(root).get(GLOBAL, first.id).enabled is True
+        assert screen.editor.is_dirty and cell_text(screen, first.id, "title") == f"● {first.title}"
+        await pilot.press("ctrl+r")
+        assert screen.editor.switch.value is True and not screen.editor.is_dirty
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
         assert MemoryStore(root).get(GLOBAL, first.id).enabled is False
         assert cell_text(screen, first.id, "on") == "off"
+        assert not screen.editor.is_dirty
+
+
+async def test_turning_on_with_a_new_text_is_all_or_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    (root).mkdir(parents=True)
+    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
+    store = MemoryStore(root)
+    off = store.create(GLOBAL, "Off", "Short.", enabled=False)
+    store.create(GLOBAL, "Big", "x" * 1700)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        assert screen.editor.memory_id == off.id
+        screen.editor.text_area.load_text("y" * 900)  # on, this would take the chat over 500
+        screen.editor.switch.focus()
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
+        assert screen.editor.save_error is not None and "the limit is 500" in screen.editor.save_error
+        after = MemoryStore(root).get(GLOBAL, off.id)
+        assert (after.enabled, after.text) == (False, "Short.")  # neither the switch nor the text
+        assert screen.editor.is_dirty
 
 
 async def test_delete_asks_first(tmp_path: Path) -> None:
@@ -203,6 +233,24 @@ async def test_filter_as_you_type(tmp_path: Path) -> None:
         assert not filter_input.has_class("-shown")
 
 
+async def test_escape_in_the_list_clears_the_filter_and_the_title_keeps_the_scope(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("slash", *"lisbon", "enter")  # Enter: back to the list, filter kept
+        assert screen.focused is screen.table
+        assert screen.table.memory_ids == [second.id]
+        assert screen.table.border_title == "Memories in Global · 1 of 2 match"
+        await pilot.press("escape")
+        assert screen.table.memory_ids == [first.id, second.id]
+        assert screen.table.border_title == "Memories in Global · 2"
+        assert screen.query_one("#filter", Input).value == ""
+        assert screen.focused is screen.table
+
+
 async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
@@ -215,12 +263,12 @@ async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> No
         await settle(pilot)
         assert screen.scope == "web"
         assert screen.table.memory_ids == [stack.id]
-        assert cell_text(screen, stack.id, "by") == "agent"
+        assert cell_text(screen, stack.id, "by") == "saved by the agent"  # the spec's words
         assert static_text(screen.query_one("#preview-text")) == store.chat_memory("web").text
         label = screen.query_one(TokenMeter).label
         assert label.startswith(f"≈ {count(store.chat_tokens('web'))} / 8,000 tokens")
         assert "saved by the agent" in static_text(screen.editor.query_one("#meta"))
-        assert "session s-1" in static_text(screen.editor.query_one("#meta"))
+        assert "sessionId s-1" in static_text(screen.editor.query_one("#meta"))  # the field as named
 
 
 async def test_meter_over_the_limit_says_so_in_the_error_colour(tmp_path: Path) -> None:
@@ -329,3 +377,115 @@ async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
         await pilot.pause()
         assert detail.display
         assert static_text(screen.query_one("#preview-text")).startswith("# Memory")
+
+
+async def test_a_row_with_unsaved_edits_is_marked(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        assert cell_text(screen, first.id, "title") == first.title
+        screen.editor.text_area.focus()
+        await pilot.press("x")
+        assert cell_text(screen, first.id, "title") == f"● {first.title}"
+        assert cell_text(screen, second.id, "title") == second.title
+        await pilot.press("ctrl+r")
+        assert cell_text(screen, first.id, "title") == first.title
+        await pilot.press("x", "ctrl+s")  # saved: the mark goes too
+        await settle(pilot)
+        assert not screen.editor.is_dirty
+        assert cell_text(screen, first.id, "title") == first.title
+
+
+async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("enter", "end", *" More", "ctrl+q")
+        assert isinstance(app.screen, QuitDialog)
+        assert [str(b.label) for b in app.screen.query(Button)] == [
+            "Save and quit",
+            "Quit without saving",
+            "Keep editing",
+        ]
+        await pilot.press("s")
+        await wait_until(pilot, lambda: not app.is_running, "the app to quit after saving")
+    assert MemoryStore(root).get(GLOBAL, first.id).text == first.text + " More"
+
+
+async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter")
+        screen.editor.text_area.load_text("")  # a memory needs some text: the store refuses
+        await pilot.press("ctrl+q", "s")
+        await wait_until(pilot, lambda: screen.editor.save_error is not None, "the refusal")
+        await settle(pilot)
+        assert app.is_running and screen.editor.is_dirty
+        assert screen.editor.save_error == "A memory needs some text."
+
+
+async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await started(pilot)
+        assert screen.scopes.outer_size.width <= 4  # a strip: its border and a column
+        assert screen.table.outer_size.width >= 55  # the room goes to the titles
+        screen.scopes.focus()
+        await pilot.pause()
+        assert screen.scopes.outer_size.width == 22
+        screen.table.focus()
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert screen.scopes.outer_size.width == 22  # wide enough: the pane is back for good
+
+
+async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    text = " ".join(f"word{i:02d}" for i in range(40))
+    store.create(GLOBAL, "Long", text)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter")  # narrow: the editor takes the whole window
+        for size in [(120, 40), (160, 50), (64, 40), (130, 40)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            region = screen.editor.text_area.content_region
+            strips = app.screen._compositor.render_strips()
+            shown = [strips[y].text[region.x : region.right] for y in range(region.y, region.bottom)]
+            # Every word shown whole inside the text area: nothing clipped at its edge.
+            assert " ".join(" ".join(shown).split()) == text, size
+
+
+async def test_a_notice_at_80x24_leaves_the_list_and_the_meter_readable(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first, second = store.memories(GLOBAL)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await started(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == f"“{first.title}” is turned off."
+
+        def shown() -> str:
+            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+        await wait_until(pilot, lambda: "is turned off." in shown(), "the notice on screen")
+        shown_text = shown()
+        assert f"“{first.title}” is turned off." in shown_text  # the notice is there…
+        assert screen.query_one(TokenMeter).label in shown_text  # …and the meter's words still read
+        assert first.title in shown_text and second.title in shown_text

@@ -49,3 +49,28 @@ async def test_the_footer_follows_focus_and_skips_repeats(
         await pilot.press("escape")
         await settle(pilot)
         assert footer_keys(app)["new_memory"] is True
+
+
+async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Text.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        wide = list(footer_keys(app))
+        # At 200 columns the keys that used to be hidden are there, in the registry's order.
+        assert {"review", "problems", "deleted", "duplicates", "copy_to", "move_to"} <= set(wide)
+        assert wide.index("new_memory") < wide.index("history") < wide.index("help") < wide.index("deleted")
+        for width in (80, 120):
+            await pilot.resize_terminal(width, 40)
+            await settle(pilot)
+            keys = list(footer_keys(app))
+            assert keys[-1] == wide[-1] == "command_palette"
+            assert keys[:-1] == wide[: len(keys) - 1]  # the first ones, in the same order
+            footer = app.main_screen.query_one(KeyFooter)
+            shown = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
+            # Every key shown whole, none cut by the palette's key at the right.
+            palette = footer.query_one(".-command-palette")
+            assert all(k.region.right <= palette.region.x for k in shown)
+            assert len(shown) < len(wide) - 1

@@ -31,7 +31,7 @@ class OdaApp:
         report = {"loaded": loaded, "root": str(self.root)}
         if "--write" in sys.argv:
             from oda_tui.review_state import state_dir
-            from oda_tui.theming import config_dir, save_theme
+            from oda_tui.config.theming import config_dir, save_theme
             save_theme("demo-choice")
             state_dir().mkdir(parents=True, exist_ok=True)
             (state_dir() / "review.json").write_text("{}")
@@ -49,7 +49,8 @@ sys.exit(main([a for a in sys.argv[2:] if a != "--write"]))
 OPENING = {
     "oda_tui",
     "oda_tui.cli",
-    "oda_tui.paths",
+    "oda_tui.config",
+    "oda_tui.config.paths",
     "oda_tui.exit_guard",
     "oda_tui.commands",  # the list of the subcommands' names, nothing more
     "oda_tui.commands.parser",

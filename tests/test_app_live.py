@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_support import cell_text, memory_file, settle, started, wait_until, write_raw
+from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
+from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
 
@@ -71,6 +73,12 @@ async def test_conflict_reload_theirs(tmp_path: Path) -> None:
         assert screen.editor.is_dirty
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "THEIR")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        # The dialog shows what differs, from theirs to mine, word by word.
+        diff = app.screen.query_one("#conflict-diff-text", Static).render()
+        assert diff.plain == "Reply in THEIR short bullet points. Mine."
+        struck = word_diff("Reply in THEIR points.", "Reply in short bullet points. Mine.")
+        assert [struck.plain[sp.start : sp.end] for sp in struck.spans] == ["THEIR", "short bullet", " Mine."]
+        assert [str(sp.style) for sp in struck.spans] == [REMOVED, ADDED, ADDED]
         await pilot.press("r")
         await settle(pilot)
         assert screen.editor.text_area.text == "Reply in THEIR points."
@@ -191,3 +199,29 @@ async def test_a_single_outside_write_shows_without_waiting_for_quiet(tmp_path: 
         await wait_until(pilot, lambda: screen.table.has_memory("abcdef12"), "the outside write to show")
         assert screen.outside_repaints == 1
         assert screen.table.painted_generation == screen.table.shown_generation
+
+
+async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = make_store(root)
+    first = store.memories(GLOBAL)[0]
+    path = store.memory_path(GLOBAL, first.id)
+    app = OdaApp(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        editor = screen.editor
+        await pilot.press("enter", "f2")
+        await wait_until(pilot, lambda: editor.raw_mode, "the YAML view")
+        area = editor.frontmatter.area
+        # Unchanged here: an outside edit shows in the block at once.
+        edit_outside(path, "title: Reply language", "title: Reply tongue")
+        await wait_until(pilot, lambda: "title: Reply tongue" in area.text, "the block to follow the disk")
+        assert not editor.is_dirty
+        # Edited here and there: the conflict question; reloading theirs drops the block's edits.
+        area.move_cursor((0, len("title: Reply tongue")))
+        await pilot.press(*" mine")
+        edit_outside(path, "title: Reply tongue", "title: Reply theirs")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: "title: Reply theirs" in area.text, "their block")
+        assert "mine" not in area.text and not editor.is_dirty

@@ -11,8 +11,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from oda_tui.app import OdaApp
-from oda_tui.diffing import word_diff
 from oda_tui.screens.review import ReviewScreen
+from oda_tui.text.diffing import word_diff
 from store import MemoryStore
 
 

@@ -61,3 +61,26 @@ async def test_palette_jumps_to_a_memory_in_another_scope(tmp_path: Path) -> Non
         await settle(pilot)
         assert app.is_running
         assert screen.scope == GLOBAL
+
+
+def test_the_palette_matches_whole_words_not_scattered_letters() -> None:
+    from oda_tui.palette import word_match
+
+    assert word_match("theme", "Turn the memory on or off") is None
+    assert word_match("mem off", "Turn the memory on or off") is not None
+    found = word_match("deploy check", "Go to: Deploy checklist")
+    assert found is not None and found[1] == [*range(7, 13), *range(14, 19)]
+    start, inside = word_match("new", "New memory"), word_match("new", "Go to: renewal")
+    assert start is not None and inside is not None and start[0] > inside[0]
+
+
+async def test_the_palette_shows_each_actions_keys(tmp_path: Path) -> None:
+    app = OdaApp(tmp_path / "oda", watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await pilot.press("ctrl+p", *"new memory")
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        await wait_for_palette_results(pilot, palette)
+        prompt = str(palette.query("CommandList").first().get_option_at_index(0).prompt)
+        assert "New memory" in prompt and "n · Start a new memory in the selected scope" in prompt

@@ -122,3 +122,49 @@ async def test_open_a_memory_in_editor_and_a_missing_editor(
             "the editor to show the file as changed in $EDITOR",
         )
         assert MemoryStore(root).get(GLOBAL, memory.id).text == "Green, no sugar."
+
+
+async def test_a_scope_of_only_problem_files_says_so_and_points_to_them(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    write_raw(store.memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await started(pilot)
+        hint = static_text(screen.query_one("#list-empty"))
+        assert hint == (
+            "No memories in Global: its only files are 1 problem file, not sent to chats. "
+            "Press ! to see and fix them, or n to add a memory."
+        )
+
+
+async def test_delete_a_problem_file_its_bytes_wait_under_deleted(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    store.create(GLOBAL, "Fine", "A good one.")
+    content = b"Just text, no frontmatter.\n"
+    broken = write_raw(store.memory_path(GLOBAL, "0badf11e"), content)
+    write_raw(store.memory_path(GLOBAL, "00000000").parent / "notes.txt", "not a memory")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await pilot.press("exclamation_mark")
+        problems = app.screen
+        assert isinstance(problems, ProblemsScreen)
+        await settle(pilot)
+        await pilot.press("down")  # an ignored file cannot be deleted here
+        assert not problems.check_action("delete", ())
+        await pilot.press("up", "d")
+        from oda_tui.dialogs import ConfirmDialog
+
+        assert isinstance(app.screen, ConfirmDialog)
+        assert app.screen.question == "Delete the problem file global/0badf11e.md?"
+        await pilot.press("y")
+        await settle(pilot)
+        assert not broken.exists()
+        assert [e.kind for e in problems.entries] == ["ignored"]
+        [waiting] = MemoryStore(root).deleted(GLOBAL)
+        assert waiting.id == "0badf11e" and waiting.problem
+        # Restoring it brings the exact bytes back.
+        MemoryStore(root).restore_deleted(GLOBAL, "0badf11e")
+        assert broken.read_bytes() == content

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
-from oda_tui.safe import clean_block, clean_line
+from oda_tui.text.safe import clean_block, clean_line
 from store import GLOBAL, MemoryStore
 
 HOSTILE_TITLES = ["[@click=app.quit]x[/]", "[/bold", "[$accent]x", "oops [/]"]
@@ -95,8 +95,9 @@ async def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> No
         screen = await started(pilot)
         await pilot.press(*["down"] * len(HOSTILE_TITLES))
         assert screen.editor.memory_id == control.id
-        assert cell_text(screen, control.id, "title") == "bell esc[31mred[0m c1 end"
-        assert screen.editor.text_area.text == "clear[2J]0;pwned ok\nline two\ttab"
+        # Shown visibly, never dropped: a picture for each C0 control, the escape for a C1 one.
+        assert cell_text(screen, control.id, "title") == "bell␇ esc␛[31mred␛[0m c1\\x9b end"
+        assert screen.editor.text_area.text == "clear␛[2J␛]0;pwned␇ ok\nline two\ttab"
         preview = static_text(screen.query_one("#preview-text"))
         assert preview == clean_block(store.chat_memory(None).text)
         for strip in app.screen._compositor.render_strips():
@@ -106,3 +107,11 @@ async def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> No
                 )
         # Opening the memory is not an edit: nothing is marked unsaved.
         assert not screen.editor.is_dirty
+        # Editing the text keeps the control characters the file had: ␛ goes back as ESC.
+        screen.editor.text_area.focus()
+        await pilot.press("end", "!")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        saved = MemoryStore(root).get(GLOBAL, control.id)
+        assert saved.text == "clear\x1b[2J\x1b]0;pwned\x07 ok!\nline two\ttab"
+        assert saved.title == CONTROL_TITLE

@@ -1,5 +1,5 @@
-"""Snapshot tests (pytest-textual-snapshot): main screen, history, problems, help, and the
-duplicates and review views.
+"""Snapshot tests (pytest-textual-snapshot): main screen, history, problems, help, the
+frontmatter as YAML, and the duplicates and review views.
 
 The store is built with a fixed clock, in UTC, at a relative root, so every run draws the
 same screen. Update the pictures with ``pytest tests/test_app_snapshots.py --snapshot-update``
@@ -89,6 +89,18 @@ def test_help(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  
         await pilot.pause()
 
     assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_help)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_frontmatter_as_yaml(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    async def open_block(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _loaded(pilot)
+        await pilot.press("down", "down", "enter", "f2")  # the agent's memory: every field
+        await settle(pilot)
+        await pilot.press("down", "end", "backspace")  # "enabled: tru": named at once
+        await pilot.pause()
+
+    assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_block)
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 from app_support import settle, started, static_text
 
 from oda_tui.app import OdaApp
-from oda_tui.demo import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_store
-from oda_tui.paths import ENV_VAR, default_root, resolve_root
+from oda_tui.config.paths import ENV_VAR, default_root, resolve_root
+from oda_tui.demo.sample import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_store
 from store import GLOBAL, MemoryStore
 
 

@@ -8,7 +8,7 @@ import pytest
 from app_support import started
 
 from oda_tui.app import OdaApp
-from oda_tui.theming import bundled_theme_dirs, load_themes, parse_theme
+from oda_tui.config.theming import bundled_theme_dirs, load_themes, parse_theme
 
 
 def test_bundled_themes_are_valid() -> None:

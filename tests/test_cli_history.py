@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cli_support import build_sample, run_cli, unknown_id
 
-from oda_tui.words import SOURCE_WORDS, source_words
+from oda_tui.text.words import SOURCE_WORDS, source_words
 from store import GLOBAL, MemoryStore
 
 

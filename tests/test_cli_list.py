@@ -6,6 +6,8 @@ from pathlib import Path
 
 from cli_support import build_sample, run_cli
 
+from store import MemoryStore, entry_tokens, estimate_tokens
+
 
 def test_list_prints_every_scope_one_memory_a_line(tmp_path: Path) -> None:
     s = build_sample(tmp_path / "oda")
@@ -13,7 +15,9 @@ def test_list_prints_every_scope_one_memory_a_line(tmp_path: Path) -> None:
     assert r.code == 0 and r.err == ""
     lines = r.out.splitlines()
     assert len(lines) == 3
-    assert lines[0].split() == ["Global", s.reply, "on", "you", "Reply", "language", "8", "tokens"]
+    # The one token figure of a memory: what it adds to what a chat receives, title included.
+    added = entry_tokens("Reply language", MemoryStore(s.root).get(None, s.reply).text)
+    assert lines[0].split() == ["Global", s.reply, "on", "you", "Reply", "language", f"+{added}", "tokens"]
     # The title's escape character is shown as an escape, never sent to the terminal.
     assert lines[1].split()[:6] == ["Global", s.agent, "off", "the", "agent", "Uses"]
     assert "\\x1b[31muv" in lines[1] and "\x1b" not in r.out
@@ -30,7 +34,8 @@ def test_list_narrows_to_a_workspace_and_gives_json(tmp_path: Path) -> None:
     assert memory["id"] == s.proj and memory["scope"] == "proj" and memory["label"] == "proj"
     assert memory["text"] == "Use pytest -q." and memory["enabled"] is True
     assert memory["source"] == "user" and memory["saved_by"] == "saved by you"
-    assert memory["tokens"] == 4
+    assert memory["tokens"] == entry_tokens(memory["title"], "Use pytest -q.")
+    assert memory["tokens"] > estimate_tokens("Use pytest -q.")  # the title counts too
     assert memory["created"].endswith("Z") and memory["path"].endswith(f"{s.proj}.md")
     assert set(memory) == {
         "id", "scope", "label", "title", "enabled", "source", "saved_by", "session_id",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.demo_folder import (
+from oda_tui.demo.folder import (
     OWNER_FILE,
     PREFIX,
     new_demo_folder,

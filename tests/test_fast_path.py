@@ -7,6 +7,8 @@ spans or problem must be exactly what the YAML parser (``_parse_yaml``) gives fo
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -343,3 +345,19 @@ def test_loading_shortcut_equals_parse_bytes_on_what_the_store_writes() -> None:
         for session in [None, "s-1", "12345", "null", "x: y"]:
             fields = Fields(title, True, "ai", session, moment, moment)
             check_content(render_new(fields, "Some text.").encode("utf-8"))
+
+
+def test_the_fast_paths_character_classes_are_the_printable_sets_they_stand_for() -> None:
+    # Written as what they leave out (quick to compile): each must take exactly the
+    # characters of the positive set it replaces, over every code point.
+    from store import memoryfile
+
+    printable = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+    every = "".join(map(chr, range(0x110000)))
+
+    def taken(pattern: str) -> str:
+        return "".join(re.findall(pattern, every))
+
+    assert taken(memoryfile._SAFE) == taken(f"[{printable}]")
+    assert taken(memoryfile._SAFE_UNQUOTED) == taken(f"[{printable}]").replace("'", "")
+    assert taken(f"[^ :{memoryfile._UNSAFE}]") == taken(f"[{printable.replace(' -~', '!-9;-~', 1)}]")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
 from store.layout import is_valid_id, is_valid_key
 
-from ..paths import ENV_VAR, resolve_root, root_problem
+from ..config.paths import ENV_VAR, resolve_root, root_problem
 from .errors import CommandError
 from .output import note
 

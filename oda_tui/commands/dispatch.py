@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from store import StoreError, UnknownMemory
 
-from ..paths import resolve_root
+from ..config.paths import resolve_root
 from . import command_modules
 from .access import UNKNOWN_ID
 from .errors import REFUSED, CommandError

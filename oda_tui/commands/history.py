@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..words import source_words
+from ..text.words import source_words
 from .access import find_id, open_store
 from .errors import OK
 from .output import columns, note, to_json, visible, write_data, write_lines

@@ -1,12 +1,13 @@
-"""``oda-tui list``: one memory a line with its id, on/off, who saved it, title and tokens."""
+"""``oda-tui list``: one memory a line with its id, on/off, who saved it, title and the tokens it
+adds to a chat."""
 
 from __future__ import annotations
 
 import argparse
 
-from store import estimate_tokens, scope_label
+from store import entry_tokens, scope_label
 
-from ..words import on_off, saver
+from ..text.words import on_off, saver
 from .access import chosen_scopes, open_store
 from .errors import OK
 from .output import columns, to_json, visible, write_data, write_lines
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             on_off(m.enabled),
             saver(m.source),
             visible(m.title),
-            f"{estimate_tokens(m.text):,} tokens",
+            f"+{entry_tokens(m.title, m.text):,} tokens",
         ]
         for m in memories
     ]

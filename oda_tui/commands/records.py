@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from store import Ignored, Memory, Problem, Scope, Version, estimate_tokens, scope_label
+from store import Ignored, Memory, Problem, Scope, Version, entry_tokens, scope_label
 from store.timestamps import format_timestamp
 
-from ..words import saved_by, source_words
+from ..text.words import saved_by, source_words
 
 
 def moment(value: datetime | None) -> str | None:
@@ -33,7 +33,7 @@ def memory_record(memory: Memory) -> dict[str, Any]:
         "session_id": memory.session_id,
         "created": moment(memory.created),
         "updated": moment(memory.updated),
-        "tokens": estimate_tokens(memory.text),
+        "tokens": entry_tokens(memory.title, memory.text),
         "path": str(memory.path),
         "extra": memory.extra,
         "text": memory.text,

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..safe import clean_block
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
+from ..text.safe import clean_block
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(PersonKeys, ModalScreen[bool]):
     """Ask before something that loses work; the question may quote user text safely."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="dialog.cancel"),
-        Binding("y", "confirm", "Yes", show=False, id="dialog.yes"),
-        Binding("n", "cancel", "No", show=False, id="dialog.no"),
-    ]
+    BINDINGS = bindings(Place.DIALOG)
 
     def __init__(
         self,

@@ -4,29 +4,48 @@ from __future__ import annotations
 
 from typing import Literal
 
+from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..safe import clean_line
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
+from ..text.diffing import word_diff
+from ..text.safe import clean_line
 
 Choice = Literal["theirs", "mine"]
 
 
-class ConflictDialog(ModalScreen[Choice]):
+def side_diff(theirs: tuple[str, str], mine: tuple[str, str]) -> Text:
+    """The word diff from the text on disk to the edits, the titles first when they differ."""
+    text = Text()
+    if theirs[0] != mine[0]:
+        text.append("Title: ", style="bold")
+        text.append_text(word_diff(theirs[0], mine[0]))
+        text.append("\n\n")
+    if theirs[1] == mine[1]:
+        text.append("(the same text)", style="dim")
+    else:
+        text.append_text(word_diff(theirs[1], mine[1]))
+    return text
+
+
+class ConflictDialog(PersonKeys, ModalScreen[Choice]):
     """Offer "Reload theirs" or "Keep mine"; dismisses with "theirs" or "mine"."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [
-        Binding("r", "choose('theirs')", "Reload theirs", id="conflict.theirs"),
-        Binding("k,escape", "choose('mine')", "Keep mine", id="conflict.mine"),
-    ]
+    BINDINGS = bindings(Place.CONFLICT)
 
-    def __init__(self, title: str) -> None:
+    def __init__(
+        self, title: str, *, theirs: tuple[str, str] | None = None, mine: tuple[str, str] | None = None
+    ) -> None:
+        """``theirs`` and ``mine`` are (title, text) on disk and in the editor: their diff is shown."""
         super().__init__()
         self.memory_title = title
+        self.theirs = theirs
+        self.mine = mine
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -42,6 +61,14 @@ class ConflictDialog(ModalScreen[Choice]):
                 markup=False,
                 classes="dialog-detail",
             )
+            if self.theirs is not None and self.mine is not None:
+                yield Static(
+                    "From theirs to yours (red: only on disk, green: only in your edits):",
+                    markup=False,
+                    classes="dialog-detail",
+                )
+                with VerticalScroll(id="conflict-diff"):
+                    yield Static(side_diff(self.theirs, self.mine), id="conflict-diff-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Reload theirs", id="theirs", variant="warning")
                 yield Button("Keep mine", id="mine", variant="primary")

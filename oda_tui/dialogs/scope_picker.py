@@ -4,26 +4,33 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import scope_label
+from store import is_valid_key, scope_label
 from store.model import Scope
 
-from ..safe import clean_line
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
+from ..text.safe import clean_line
 
-# Not a valid workspace key, so it cannot clash with one.
+# Not valid workspace keys, so they cannot clash with one.
 GLOBAL_ID = ":global"
+NEW_ID = ":new"
+KEY_RULE = (
+    "A workspace key is letters, digits, dots, underscores and hyphens, beginning with a letter "
+    "or digit, at most 255 characters."
+)
 
 
-class ScopePicker(ModalScreen[tuple[Scope] | None]):
-    """Dismisses with ``(scope,)`` for the chosen scope, or None when cancelled."""
+class ScopePicker(PersonKeys, ModalScreen[tuple[Scope] | None]):
+    """Dismisses with ``(scope,)`` for the chosen scope, or None when cancelled; the last choice,
+    "New workspace…", asks for a key (its folder is made by the store when the memory arrives)."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="picker.cancel")]
+    BINDINGS = bindings(Place.PICKER)
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
@@ -35,14 +42,29 @@ class ScopePicker(ModalScreen[tuple[Scope] | None]):
             yield Static(clean_line(self.question), markup=False, classes="dialog-question")
             yield OptionList(
                 *(Option(Text(scope_label(s)), id=GLOBAL_ID if s is None else s) for s in self.scopes),
+                Option(Text("New workspace…", style="italic"), id=NEW_ID),
                 id="scope-choices",
                 markup=False,
             )
+            yield Input(id="new-key", placeholder="the new workspace's key, then Enter")
+            yield Static("", id="new-key-problem", markup=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         option_id = event.option.id
+        if option_id == NEW_ID:
+            self.add_class("-new")
+            self.query_one("#new-key", Input).focus()
+            return
         self.dismiss((None if option_id == GLOBAL_ID else option_id,))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        key = event.value.strip()
+        if not is_valid_key(key):
+            self.query_one("#new-key-problem", Static).update(KEY_RULE)
+            return
+        self.dismiss((key,))
 
     def action_cancel(self) -> None:
         """Choose nothing."""

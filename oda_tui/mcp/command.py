@@ -12,7 +12,7 @@ import os
 import sys
 
 from ..commands.errors import CommandError
-from ..paths import ENV_VAR, resolve_root
+from ..config.paths import ENV_VAR, resolve_root
 
 NAME = "mcp"
 HELP = "serve the memory tools to an MCP client (Claude, Cursor…) over stdio"

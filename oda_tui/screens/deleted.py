@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -18,23 +14,29 @@ from store import StoreError, scope_label
 from store.model import Deleted
 
 from ..dialogs import ConfirmDialog
-from ..format import full_moment
-from ..safe import clean_block, clean_line
+from ..keys.actions import Place
+from ..keys.bindings import bindings
+from ..text.format import full_moment
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 
-class DeletedScreen(Screen[None]):
-    """Deleted memories of every scope, newest first within each scope."""
+def when(entry: Deleted) -> str:
+    """When it went: the deletion, or for a file removed outside the app, its newest version."""
+    if entry.outside:
+        return f"removed outside the app (newest version {full_moment(entry.deleted_at)})"
+    return f"deleted {full_moment(entry.deleted_at)}"
+
+
+class DeletedScreen(SubScreen):
+    """Deleted memories of every scope, newest first; files removed outside the app whose
+    versions remain are listed too."""
 
     CSS_PATH = "deleted.tcss"
-    BINDINGS = [
-        Binding("r", "restore", "Restore", id="deleted.restore"),
-        Binding("x,delete", "purge", "Purge for good", id="deleted.purge"),
-        Binding("escape,q", "close", "Back", id="deleted.close"),
-    ]
+    BINDINGS = bindings(Place.DELETED) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.DELETED
 
     class Loaded(Message):
         """The deleted memories, read from the store."""
@@ -48,12 +50,8 @@ class DeletedScreen(Screen[None]):
         super().__init__()
         self.entries: list[Deleted] = []
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="deleted-body"):
             yield OptionList(id="deleted-list", markup=False)
             with VerticalScroll(id="deleted-view"):
@@ -71,13 +69,14 @@ class DeletedScreen(Screen[None]):
         """Read the deleted memories of every scope."""
         entries: list[Deleted] = []
         errors: list[str] = []
-        with self.oda.store_lock:
-            store = self.oda.store
+        with self.session.lock:
+            store = self.session.store
             for scope in [None, *store.workspaces()]:
                 try:
                     entries.extend(store.deleted(scope))
                 except StoreError as exc:
                     errors.append(str(exc))
+        entries.sort(key=lambda d: (d.deleted_at, d.id), reverse=True)
         self.post_message(self.Loaded(entries, errors))
 
     def on_deleted_screen_loaded(self, message: Loaded) -> None:
@@ -93,7 +92,7 @@ class DeletedScreen(Screen[None]):
             if entry.problem:
                 prompt.append("  (a problem file)", style="yellow")
             prompt.append("\n")
-            prompt.append(f"{scope_label(entry.scope)} · deleted {full_moment(entry.deleted_at)}")
+            prompt.append(f"{scope_label(entry.scope)} · {when(entry)}")
             option_list.add_option(Option(prompt))
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
@@ -114,8 +113,8 @@ class DeletedScreen(Screen[None]):
 
     def _show(self, entry: Deleted) -> None:
         self.query_one("#deleted-head", Static).update(
-            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, "
-            f"deleted {full_moment(entry.deleted_at)}. Its last text:"
+            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, {when(entry)}. "
+            + ("Its newest version, which r restores:" if entry.outside else "Its last text:")
         )
         self.query_one("#deleted-text", Static).update(
             clean_block(entry.text) if entry.text else "(a problem file: no readable text)"
@@ -132,10 +131,9 @@ class DeletedScreen(Screen[None]):
         entry = self._selected()
         if entry is None:
             return
-        self.oda.main_screen.run_op(
-            "restore_deleted",
+        self.run_change(
             lambda store: store.restore_deleted(entry.scope, entry.id),
-            {"done": f"Restored “{clean_line(entry.title)}”.", "after": self.load},
+            f"Restored “{clean_line(entry.title)}”.",
         )
 
     def action_purge(self) -> None:
@@ -146,10 +144,9 @@ class DeletedScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.oda.main_screen.run_op(
-                    "purge",
+                self.run_change(
                     lambda store: store.purge_deleted(entry.scope, entry.id),
-                    {"done": f"Purged “{clean_line(entry.title)}”.", "after": self.load},
+                    f"Purged “{clean_line(entry.title)}”.",
                 )
 
         self.app.push_screen(
@@ -162,7 +159,3 @@ class DeletedScreen(Screen[None]):
             ),
             answered,
         )
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)

@@ -8,10 +8,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -19,15 +17,18 @@ from store import scope_label
 
 from ..dialogs import ConfirmDialog
 from ..hygiene import Group, read_groups
-from ..safe import clean_block, clean_line
+from ..keys.actions import Place
+from ..keys.bindings import bindings
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
+from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
-from ..words import on_off
+from .base import SubScreen
 
 if TYPE_CHECKING:
     from store import MemoryStore
     from store.model import Memory
 
-    from ..app import OdaApp
 
 DUPLICATE_NOTE = (
     "Same text once case, accents, punctuation and spacing are ignored. Only memories that are "
@@ -39,15 +40,12 @@ SIMILAR_NOTE = (
 )
 
 
-class DuplicatesScreen(Screen[None]):
+class DuplicatesScreen(SubScreen):
     """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
 
     CSS_PATH = "duplicates.tcss"
-    BINDINGS = [
-        Binding("k", "keep", "Keep, turn others off", id="duplicates.keep"),
-        Binding("d,delete", "delete_others", "Delete others", id="duplicates.delete"),
-        Binding("escape,q", "close", "Back", id="duplicates.close"),
-    ]
+    BINDINGS = bindings(Place.DUPLICATES) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.DUPLICATES
 
     class Loaded(Message):
         """The groups, read from the store."""
@@ -62,12 +60,8 @@ class DuplicatesScreen(Screen[None]):
         #: For each option: (group index, member index), or None for a group's heading.
         self.rows: list[tuple[int, int] | None] = []
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="duplicates-body"):
             yield OptionList(id="duplicate-list", markup=False)
             with VerticalScroll(id="duplicate-view"):
@@ -83,8 +77,8 @@ class DuplicatesScreen(Screen[None]):
     @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the duplicate and similar groups."""
-        with self.oda.store_lock:
-            groups = read_groups(self.oda.store)
+        with self.session.lock:
+            groups = read_groups(self.session.store)
         self.post_message(self.Loaded(groups))
 
     def on_duplicates_screen_loaded(self, message: Loaded) -> None:
@@ -134,8 +128,7 @@ class DuplicatesScreen(Screen[None]):
         if picked is None:
             return
         group, memory = picked
-        self.dismiss(None)
-        self.oda.main_screen.jump_to(memory.scope, memory.id)
+        self.open_memory(memory.scope, memory.id)
 
     def _picked(self) -> tuple[Group, Memory] | None:
         index = self.query_one("#duplicate-list", OptionList).highlighted
@@ -164,10 +157,10 @@ class DuplicatesScreen(Screen[None]):
         self.query_one("#duplicate-text", Static).update(clean_block(chosen.text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Keep and delete act on duplicates only: dimmed in the Footer on a similar group.
+        # Keep and delete act on duplicates only: not offered at all on a similar group.
         if action in ("keep", "delete_others"):
             picked = self._picked() if self.is_mounted else None
-            return None if picked is None or picked[0].kind != "duplicate" else True
+            return picked is not None and picked[0].kind == "duplicate"
         return True
 
     def _duplicate_pick(self) -> tuple[Memory, list[Memory]] | None:
@@ -235,8 +228,4 @@ class DuplicatesScreen(Screen[None]):
         )
 
     def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
-        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(op, done)

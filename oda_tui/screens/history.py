@@ -2,40 +2,34 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import StoreError, scope_label
 from store.model import Memory, Scope, Version
 
-from ..diffing import word_diff
-from ..format import full_moment
-from ..safe import clean_block, clean_line
+from ..keys.actions import Place
+from ..keys.bindings import bindings
+from ..text.diffing import word_diff
+from ..text.format import full_moment
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
+from ..text.words import source_words
 from ..widgets.key_footer import KeyFooter
-from ..words import source_words
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(SubScreen):
     """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
 
     CSS_PATH = "history.tcss"
-    BINDINGS = [
-        Binding("r", "restore", "Restore version", id="history.restore"),
-        Binding("u", "undo", "Undo chat change", id="history.undo"),
-        Binding("escape,q,h", "close", "Back", id="history.close"),
-    ]
+    BINDINGS = bindings(Place.HISTORY) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.HISTORY
 
     class Loaded(Message):
         """Versions read from the store (or an error)."""
@@ -54,12 +48,8 @@ class HistoryScreen(Screen[None]):
         self.memory: Memory | None = None
         self.versions: list[Version] = []
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="history-body"):
             yield OptionList(id="versions", markup=False)
             with VerticalScroll(id="version-view"):
@@ -75,13 +65,13 @@ class HistoryScreen(Screen[None]):
     @work(thread=True, group="history", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the versions and the current memory."""
-        with self.oda.store_lock:
+        with self.session.lock:
             try:
-                memory = self.oda.store.get(self.scope, self.memory_id)
+                memory = self.session.store.get(self.scope, self.memory_id)
             except StoreError:
                 memory = None  # deleted: its versions remain
             try:
-                versions = self.oda.store.versions(self.scope, self.memory_id)
+                versions = self.session.store.versions(self.scope, self.memory_id)
             except StoreError as exc:
                 self.post_message(self.Loaded(memory, [], str(exc)))
                 return
@@ -163,8 +153,4 @@ class HistoryScreen(Screen[None]):
         )
 
     def _change(self, kind: str, op, done: str) -> None:  # type: ignore[no-untyped-def]
-        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(op, done)

@@ -1,4 +1,5 @@
-"""The main screen's hygiene marks: duplicates flagged in the list, reviews counted in the header."""
+"""The browse pane's hygiene marks: duplicates flagged in the list, reviews counted in the
+summary."""
 
 from __future__ import annotations
 
@@ -12,11 +13,10 @@ from textual.timer import Timer
 
 from store.model import Scope
 
-from ..hygiene import duplicate_ids
-from ..review_state import pending_review
+from ..session.access import session_of
+from ..text.glyphs import glyph
 
 if TYPE_CHECKING:
-    from ..app import OdaApp
     from ..widgets.memory_table import MemoryTable
 
 
@@ -33,17 +33,16 @@ class MarksRead(Message):
 
 
 class HygieneMarks:
-    """Mixed into the main screen: read the marks in a worker after every snapshot."""
+    """Mixed into the browse pane: read the marks in a worker after every snapshot."""
 
     duplicate_marks: Mapping[Scope, frozenset[str]] = MappingProxyType({})
     to_review = 0
 
-    if TYPE_CHECKING:  # provided by the screen
-        app: OdaApp
+    if TYPE_CHECKING:  # provided by the pane
         scope: Scope
         table: MemoryTable
 
-        def _update_subtitle(self) -> None: ...
+        def update_summary(self) -> None: ...
 
     _marks_timer: Timer | None = None
     _marks_started = False
@@ -62,11 +61,15 @@ class HygieneMarks:
     @work(thread=True, group="marks", exclusive=True, exit_on_error=False)
     def load_marks(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
-        with self.app.store_lock:
-            groups = self.app.store.duplicates()  # quick: the store memoises the normalised texts
+        from ..hygiene import duplicate_ids  # not needed for the first frame
+        from ..review_state import pending_review
+
+        session = session_of(self)  # type: ignore[arg-type]
+        with session.lock:
+            groups = session.store.duplicates()  # quick: the store memoises the normalised texts
         # Reviews read history files only, so the lock (which outside changes wait for) is free.
         try:
-            to_review = len(pending_review(self.app.store))
+            to_review = len(pending_review(session.store))
         except OSError:
             to_review = 0
         self.post_message(MarksRead(duplicate_ids(groups), to_review))  # type: ignore[attr-defined]
@@ -75,17 +78,17 @@ class HygieneMarks:
         self.duplicate_marks = message.duplicates
         self.to_review = message.to_review
         self.show_marks()
-        self._update_subtitle()
+        self.update_summary()
 
     def show_marks(self) -> None:
         """Mark the duplicates of the selected scope in the list."""
         self.table.mark_duplicates(self.duplicate_marks.get(self.scope, frozenset()))
 
     def marks_subtitle(self) -> list[str]:
-        """The header's hints about reviews and duplicates."""
+        """The summary's hints about reviews and duplicates."""
         parts = []
         if self.to_review:
             parts.append(f"{self.to_review} to review (press r)")
         if self.duplicate_marks:
-            parts.append("duplicates ≡ (press D)")
+            parts.append(f"duplicates {glyph('duplicate')} (press D)")
         return parts

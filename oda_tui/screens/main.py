@@ -1,126 +1,74 @@
-"""The main screen: scopes, the memory list, the editor, the token meter and the chat preview."""
+"""The main screen: the browse pane beside the detail pane, following the session's store.
+
+It composes the two panes, keeps them in step (what is open follows the list, unsaved edits are
+asked about before they would be lost) and holds the key policy. The store is the session's;
+saving and reconciling the editor are the detail pane's; painting the list is the browse pane's.
+"""
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.events import DescendantFocus
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Header, Input, TabPane
 
-from store import MemoryStore, StoreError, scope_label
-from store.model import ChatMemory, Memory, Scope
+from store import scope_label
+from store.model import Memory, Scope
 
-from ..dialogs import ConfirmDialog, ConflictDialog, SecretDialog
-from ..dialogs.conflict import Choice
-from ..dialogs.scope_picker import ScopePicker
-from ..external_editor import open_in_editor
-from ..review_state import carry_mark
-from ..safe import clean_block, clean_line
-from ..secret_check import SecretFound, change_checked, create_checked
-from ..snapshot import Snapshot, take_snapshot
+from ..keys.actions import MAIN_HELP, Place
+from ..keys.bindings import PersonKeys, bindings
+from ..session.access import session_of
+from ..session.outcomes import Created, Deleted, Done, Operation, Refused
+from ..session.session import PreviewState, StoreSession, StoreState
+from ..session.snapshot import Snapshot, empty_scope_hint
+from ..text.glyphs import glyph
+from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
-from ..widgets.editor import Limits, MemoryEditor
+from ..widgets.editor import MemoryEditor
 from ..widgets.key_footer import KeyFooter
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
-from ..widgets.token_meter import TokenMeter
-from .deleted import DeletedScreen
-from .duplicates import DuplicatesScreen
-from .help import DIALOG_KEYS, EDITOR_KEYS, HelpScreen, binding_rows
-from .history import HistoryScreen
-from .hygiene_marks import HygieneMarks
-from .messages import OpFinished, PreviewRead, StoreRead
-from .problems import ProblemsScreen
-from .review import ReviewScreen
+from .browse import BrowsePane, matches
+from .detail import DetailPane
+from .main_actions import OtherScreens
 
-if TYPE_CHECKING:
-    from ..app import OdaApp
-
-# Single-letter keys are hidden (and inert) while a text field has the focus.
-LETTER_ACTIONS = {
-    "new_memory",
-    "toggle",
-    "delete",
-    "filter",
-    "preview",
-    "quit",
-    "history",
-    "deleted",
-    "problems",
-    "external_editor",
-    "copy_to",
-    "move_to",
-    "duplicates",
-    "review",
-}
+__all__ = ["MainScreen", "matches"]
 
 
-def matches(memory: Memory, words: list[str]) -> bool:
-    """True when every filter word occurs in the title or the text (any case)."""
-    haystack = f"{memory.title}\n{memory.text}".casefold()
-    return all(word in haystack for word in words)
-
-
-class MainScreen(HygieneMarks, Screen[None]):
+class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     """Browse and edit every memory, live with the disk."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     AUTO_FOCUS = "#memories"
-
-    BINDINGS = [
-        Binding("n", "new_memory", "New", id="memory.new"),
-        Binding("t", "toggle", "On/off", id="memory.toggle"),
-        Binding("d,delete", "delete", "Delete", id="memory.delete"),
-        Binding("slash", "filter", "Filter", id="list.filter"),
-        Binding("p", "preview", "Preview", id="view.preview"),
-        Binding("ctrl+s", "save", "Save", id="editor.save"),
-        Binding("ctrl+r", "revert", "Revert", id="editor.revert"),
-        Binding("escape", "back", "Back", id="view.back"),
-        Binding("h", "history", "History", id="memory.history"),
-        Binding("c", "copy_to", "Copy to…", show=False, id="memory.copy"),
-        Binding("m", "move_to", "Move to…", show=False, id="memory.move"),
-        Binding("D", "duplicates", "Duplicates", show=False, id="view.duplicates"),
-        Binding("r", "review", "Review what the agent saved", show=False, id="view.review"),
-        Binding("x", "deleted", "Recently deleted", show=False, id="view.deleted"),
-        Binding("exclamation_mark", "problems", "Problems", show=False, id="view.problems"),
-        Binding("e", "external_editor", "Open in $EDITOR", show=False, id="memory.editor"),
-        Binding("question_mark,f1", "help", "Help", id="app.help"),
-        Binding("q", "quit", "Quit", id="app.quit_key"),
-    ]
+    BINDINGS = bindings(Place.MAIN)
 
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
-        self.scope: Scope = workspace
-        #: The ``--workspace`` asked for: listed even before it holds a memory.
-        self.requested_workspace: Scope = workspace
-        self.snapshot: Snapshot | None = None
-        self.filter_words: list[str] = []
+        # The breakpoint class from the start: added on the first resize instead, it would
+        # restyle every widget of the screen while the store is being read.
+        self.add_class(*self._get_breakpoint_classes(self.app.size.width, self.HORIZONTAL_BREAKPOINTS))
+        self._start_scope: Scope = workspace
         self.loaded = False
         #: How many times outside changes led to a repaint (tests count bursts with it).
         self.outside_repaints = 0
-        self._refresh_running = False
-        self._conflict_open = False
-        self._saving = False
 
-    # -- plumbing ------------------------------------------------------------------------
+    # -- parts -----------------------------------------------------------------------------
 
     @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
+    def session(self) -> StoreSession:
+        return session_of(self)
 
     @property
-    def store(self) -> MemoryStore:
-        return self.oda.store
+    def browse(self) -> BrowsePane:
+        return self.query_one(BrowsePane)
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one(DetailPane)
 
     @property
     def editor(self) -> MemoryEditor:
@@ -134,17 +82,26 @@ class MainScreen(HygieneMarks, Screen[None]):
     def scopes(self) -> ScopeList:
         return self.query_one(ScopeList)
 
+    @property
+    def scope(self) -> Scope:
+        """The selected scope."""
+        return self.browse.scope
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        """The snapshot on screen."""
+        return self.browse.snapshot
+
+    @property
+    def filter_words(self) -> list[str]:
+        """The words the list is filtered by."""
+        return self.browse.filter_words
+
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="body"):
-            with Horizontal(id="browse"):
-                yield ScopeList(id="scopes")
-                with Vertical(id="list-pane"):
-                    yield Input(id="filter", placeholder="Filter by title and text")
-                    yield MemoryTable(id="memories")
-                    yield Static("", id="list-empty", markup=False)
-                    yield TokenMeter(id="meter")
-            with TabbedContent(id="detail", initial="tab-editor"):
+            yield BrowsePane(self._start_scope, id="browse")
+            with DetailPane(id="detail", initial="tab-editor"):
                 with TabPane("Editor", id="tab-editor"):
                     yield MemoryEditor(id="editor")
                 with TabPane("Chat preview", id="tab-preview"):
@@ -152,303 +109,83 @@ class MainScreen(HygieneMarks, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.scopes.border_title = "Scopes"
-        self.table.border_title = "Memories"
-        self.query_one("#list-empty", Static).update("Reading the memory folder…")
-        self.load_store()
+        session = self.session
+        self.browse.root_changed(str(session.root))
+        session.changed.subscribe(self, self._store_changed, immediate=True)
+        session.preview_read.subscribe(self, self._preview_read)
+        session.start()
 
-    # -- workers: every store call runs in a thread, under the app's store lock -----------
+    # -- following the store ---------------------------------------------------------------
 
-    @work(thread=True, group="load", exit_on_error=False)
-    def load_store(self) -> None:
-        """Read the whole store (it may be large) without blocking the UI."""
-        scope = self.scope
-        # The load makes tens of thousands of objects and no garbage cycles: the collector
-        # would only walk them again and again while they are made.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            with self.oda.store_lock:
-                snapshot = take_snapshot(self.store, self.requested_workspace)
-        except Exception as exc:  # a broken store must still show a message, not a trace
-            self.post_message(StoreRead(None, scope, None, set(), initial=True, error=str(exc)))
-            return
-        finally:
-            if collecting:
-                gc.enable()
-        # The list first; what a chat receives (the whole text, built) comes right after.
-        self.post_message(StoreRead(snapshot, scope, None, set(), initial=True))
-        self._post_preview(scope)
-
-    @work(thread=True, group="refresh", exit_on_error=False)
-    def refresh_from_disk(self) -> None:
-        """Apply outside changes: re-read only the changed paths and paint at once; a burst
-        waits for quiet so it costs one repaint (changes arriving meanwhile wait for the next
-        refresh, which ``on_store_read`` starts)."""
-        watcher = self.oda.watcher
-        changed: set[Path] = set()
-        scope = self.scope
-        snapshot = preview = None
-        taken = 0
-        try:
-            while watcher is not None:
-                paths = watcher.take()
-                taken += len(paths)
-                if paths:
-                    with self.oda.store_lock:
-                        changed |= self.store.refresh(paths)
-                # A save or two paints at once; a burst (a git checkout) is let finish first,
-                # so it costs one repaint, not one per batch.
-                wait = watcher.settle_time(taken) - watcher.quiet_for()
-                if wait > 0:
-                    time.sleep(wait)
-                    continue
-                if not watcher.has_pending:
-                    break
-            if changed:
-                with self.oda.store_lock:
-                    snapshot = take_snapshot(self.store, self.requested_workspace)
-                    preview = self._read_preview(scope)
-        except Exception as exc:  # keep watching even if one refresh fails
-            self.post_message(StoreRead(None, scope, None, changed, error=str(exc)))
-            return
-        self.post_message(StoreRead(snapshot, scope, preview, changed))
-
-    @work(thread=True, group="preview", exclusive=True, exit_on_error=False)
-    def load_preview(self, scope: Scope) -> None:
-        """Read what a chat for ``scope`` receives."""
-        self._post_preview(scope)
-
-    def _post_preview(self, scope: Scope) -> None:
-        with self.oda.store_lock:
-            preview = self._read_preview(scope)
-        if preview is not None:
-            self.post_message(PreviewRead(scope, preview))
-
-    @work(thread=True, group="ops", exit_on_error=False)
-    def run_op(self, kind: str, op: Callable[[MemoryStore], Any], context: dict[str, Any]) -> None:
-        """Run one change through the store, then read the store again."""
-        scope = self.scope
-        result: Any = None
-        error: str | None = None
-        with self.oda.store_lock:
-            try:
-                result = op(self.store)
-            except StoreError as exc:
-                error = str(exc)
-            except Exception as exc:  # shown to the person rather than crashing the app
-                error = f"The change could not be made: {exc}"
-            snapshot = take_snapshot(self.store, self.requested_workspace)
-            preview = self._read_preview(scope)
-        self.post_message(OpFinished(kind, result, error, context, snapshot, scope, preview))
-
-    def _read_preview(self, scope: Scope) -> ChatMemory | None:
-        try:
-            return self.store.chat_memory(scope)
-        except StoreError:
-            return None
-
-    # -- outside changes -------------------------------------------------------------------
-
-    def files_changed(self) -> None:
-        """The watcher saw changes: refresh unless a refresh is already collecting them."""
-        if not self.loaded or self._refresh_running:
-            return
-        self._refresh_running = True
-        self.refresh_from_disk()
-
-    # -- painting ------------------------------------------------------------------------
-
-    def on_store_read(self, message: StoreRead) -> None:
-        if message.initial:
+    def _store_changed(self, state: StoreState) -> None:
+        if state.initial:
             self.loaded = True
-            # What is loaded now lives as long as the app: keep it out of the collector's
-            # full passes, which otherwise stall the UI for ~80 ms at 10,000 memories.
-            self.call_after_refresh(gc.freeze)
-            if message.error is not None:
+            if state.error is not None:
                 self.notify(
-                    f"The memory folder could not be read: {clean_line(message.error)}",
+                    f"The memory folder could not be read: {clean_line(state.error)}",
                     severity="error",
                     markup=False,
                     timeout=10,
                 )
-                self.query_one("#list-empty", Static).update("The memory folder could not be read.")
+                self.browse.show_error("The memory folder could not be read.")
                 return
+        elif state.error is not None:
+            self.notify(
+                f"Re-reading the memory folder failed: {clean_line(state.error)}",
+                severity="error",
+                markup=False,
+            )
+        if state.snapshot is None:
+            return
+        if state.outside:
+            self.outside_repaints += 1
+        self.browse.show(state.snapshot, keep=self.editor.memory_id)
+        self.session.preview_scope = self.scope
+        if state.initial:
+            # The list first: the editor opens its memory in the frame after the list's.
+            self.call_after_refresh(self._follow, state)
         else:
-            self._refresh_running = False
-            if message.error is not None:
-                self.notify(
-                    f"Re-reading the memory folder failed: {clean_line(message.error)}",
-                    severity="error",
-                    markup=False,
-                )
-        if message.snapshot is not None:
-            if not message.initial:
-                self.outside_repaints += 1
-            self.apply_snapshot(message.snapshot)
-            self._apply_preview(message.preview_scope, message.preview)
-        watcher = self.oda.watcher
-        if watcher is not None and watcher.has_pending:
-            self.files_changed()
+            self._follow(state)
+        if not (state.initial or state.outside):
+            self.refresh_bindings()  # after a change: save and revert follow the editor
 
-    def apply_snapshot(self, snapshot: Snapshot) -> None:
-        """Paint a snapshot, touching only what changed and keeping cursor and scroll."""
-        self.snapshot = snapshot
-        if self.scope not in {s.scope for s in snapshot.scopes}:
-            self.scope = None  # its folder went away
-        limits = snapshot.limits
-        self.editor.configure(
-            Limits(title=limits.title_max_chars, text=limits.text_max_chars),
-            self.store.check_title,
-            self.store.check_text,
-        )
-        self.scopes.show(snapshot.scopes, self.scope)
-        self._show_list(keep=self.editor.memory_id)
-        self._update_meter()
-        self._update_subtitle()
-        self._reconcile_editor()
-        self.schedule_marks()
+    def _follow(self, state: StoreState) -> None:
+        assert state.snapshot is not None
+        self.detail.follow(state.snapshot, self._open_current_row)
+        self.detail.show_preview(state.preview_scope, state.preview, self.scope)
 
-    def _visible(self) -> list[Memory]:
-        if self.snapshot is None:
-            return []
-        memories = self.snapshot.memories.get(self.scope, ())
-        if not self.filter_words:
-            return list(memories)
-        return [m for m in memories if matches(m, self.filter_words)]
+    def _preview_read(self, state: PreviewState) -> None:
+        self.detail.show_preview(state.scope, state.preview, self.scope)
 
-    def _show_list(self, *, keep: str | None = None, reset: bool = False) -> None:
-        visible = self._visible()
-        table = self.table
-        self.show_marks()
-        if reset:
-            table.show(visible, keep=visible[0].id if visible else None)
-            table.reset_cursor()
-        else:
-            table.show(visible, keep=keep)
-        total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
-        label = scope_label(self.scope)
-        if self.filter_words:
-            table.border_title = f"Memories · {len(visible)} of {total} match"
-        else:
-            table.border_title = f"Memories in {label} · {total}"
-        empty = self.query_one("#list-empty", Static)
-        if not visible:
-            if self.filter_words:
-                empty.update("No memory matches the filter. Press Escape to clear it.")
-            elif self.snapshot is not None and not any(self.snapshot.memories.values()):
-                empty.update(
-                    "There are no memories yet. Press n to add the first one: "
-                    "give it a title and a text, then press Ctrl+S to save."
-                )
-            else:
-                empty.update(f"No memories in {label} yet. Press n to add one.")
-        self.query_one("#list-pane").set_class(not visible, "-empty")
+    @on(BrowsePane.SummaryChanged)
+    def _summary_changed(self, message: BrowsePane.SummaryChanged) -> None:
+        self.sub_title = message.summary
 
-    def _update_meter(self) -> None:
-        if self.snapshot is None:
-            return
-        tokens, chat_scope = self.snapshot.meter(self.scope)
-        self.query_one(TokenMeter).show(tokens, self.snapshot.limits.chat_max_tokens, chat_scope, self.scope)
+    def on_created(self, outcome: Created) -> None:
+        if outcome.scope == self.scope:
+            self.table.select_memory(outcome.memory.id)
 
-    def _update_subtitle(self) -> None:
-        if self.snapshot is None:
-            return
-        parts = [clean_line(str(self.oda.root))]
-        problems = len(self.snapshot.problems)
-        if problems:
-            parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
-        if self.snapshot.settings_problems:
-            parts.append("settings.yaml has problems")
-        parts += self.marks_subtitle()
-        self.sub_title = " · ".join(parts)
+    def on_deleted(self, outcome: Deleted) -> None:
+        self.notify(f"Deleted “{clean_line(outcome.title)}”. It waits under Recently deleted.", markup=False)
 
-    def _apply_preview(self, scope: Scope, preview: ChatMemory | None) -> None:
-        # The chat text can be long (tens of ms to lay out at 10,000 memories): it is set
-        # right after the frame that shows the list, so the list never waits for it.
-        if preview is not None:
-            self.call_after_refresh(self._show_preview, scope, preview)
+    def on_done(self, outcome: Done) -> None:
+        if outcome.text:
+            self.notify(clean_line(outcome.text), markup=False)
 
-    def _show_preview(self, scope: Scope, preview: ChatMemory) -> None:
-        if scope == self.scope:
-            self.query_one(ChatPreview).show(scope, preview.text, preview.tokens)
+    def on_refused(self, outcome: Refused) -> None:
+        self.notify(clean_line(outcome.error), severity="error", markup=False, timeout=8)
 
-    def on_preview_read(self, message: PreviewRead) -> None:
-        self._apply_preview(message.scope, message.preview)
-
-    def _reconcile_editor(self) -> None:
-        """Bring the editor in line with the disk: reload, prompt, or keep a deleted memory's edits."""
-        editor, snapshot = self.editor, self.snapshot
-        if snapshot is None or editor.is_new:
-            return
-        base = editor.memory
-        if base is None:
-            self._open_current_row()
-            return
-        current = snapshot.find(base.scope, base.id)
-        if current is None:
-            if editor.is_dirty:
-                editor.mark_orphan()
-                self.notify(
-                    f"“{clean_line(base.title)}” was deleted on disk. Your edits are still here; "
-                    "saving them creates the memory again.",
-                    severity="warning",
-                    markup=False,
-                )
-            else:
-                self._open_current_row()
-            return
-        if current == base:
-            return
-        same_words = (current.title, current.text) == (base.title, base.text)
-        if not editor.is_dirty:
-            editor.load(current)
-        elif same_words:
-            editor.keep_mine(current)
-        elif not self._conflict_open:
-            self._ask_conflict(current)
-
-    def _ask_conflict(self, theirs: Memory) -> None:
-        self._conflict_open = True
-        self.notify(
-            f"“{clean_line(theirs.title)}” changed on disk while you were editing it.",
-            severity="warning",
-            markup=False,
-        )
-
-        def resolved(choice: Choice | None) -> None:
-            self._conflict_open = False
-            editor = self.editor
-            base = editor.memory
-            if base is None or editor.is_new or self.snapshot is None:
-                return
-            latest = self.snapshot.find(base.scope, base.id)
-            if latest is None:
-                self._reconcile_editor()
-            elif choice == "theirs":
-                editor.load(latest)
-                self.notify("Reloaded the version on disk.", markup=False)
-            else:
-                editor.keep_mine(latest)
-                self.notify(
-                    "Kept your edits. When you save, the text on disk is kept as a version.",
-                    markup=False,
-                )
-
-        self.app.push_screen(ConflictDialog(theirs.title), resolved)
-
-    # -- opening memories ------------------------------------------------------------------
+    # -- what is open follows the list ----------------------------------------------------------
 
     def _open_current_row(self) -> None:
-        memory_id = self.table.current_id
-        memory = self.snapshot.find(self.scope, memory_id) if memory_id and self.snapshot else None
+        memory = self.browse.find(self.table.current_id)
         if memory is not None:
             self.editor.load(memory)
         elif self.snapshot is not None:
             if self.snapshot.memories.get(self.scope):
                 hint = "No memory matches the filter."
             else:
-                hint = f"No memory in {scope_label(self.scope)} yet. Press n to add one."
+                hint = empty_scope_hint(self.snapshot, self.scope)
             self.editor.clear(hint)
 
     def _guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None:
@@ -457,6 +194,8 @@ class MainScreen(HygieneMarks, Screen[None]):
         if not editor.is_dirty:
             proceed()
             return
+        from ..dialogs.confirm import ConfirmDialog
+
         if editor.is_new:
             question = "Discard the new memory you have not saved?"
         else:
@@ -468,10 +207,7 @@ class MainScreen(HygieneMarks, Screen[None]):
             elif cancel is not None:
                 cancel()
 
-        self.app.push_screen(
-            ConfirmDialog(question, yes="Discard", no="Keep editing"),
-            answered,
-        )
+        self.app.push_screen(ConfirmDialog(question, yes="Discard", no="Keep editing"), answered)
 
     def _back_to_open_memory(self) -> None:
         memory_id = self.editor.memory_id
@@ -504,160 +240,81 @@ class MainScreen(HygieneMarks, Screen[None]):
             return
 
         def switch() -> None:
-            self.scope = message.scope
-            self.scopes.select_scope(message.scope)
-            self._show_list(reset=True)
+            self.browse.select_scope(message.scope)
             self._open_current_row()
-            self._update_meter()
-            self.load_preview(message.scope)
+            self.session.read_preview(message.scope)
 
         self._guard(switch, lambda: self.scopes.select_scope(self.scope))
 
-    # -- editor requests ---------------------------------------------------------------------
-
-    @on(MemoryEditor.SaveRequested)
-    def _save_requested(self, message: MemoryEditor.SaveRequested) -> None:
-        if self._saving:
-            return
-        scope, sent = message.scope, (message.title, message.text)
-        context: dict[str, Any] = {"sent": sent, "scope": scope}
-        if message.memory_id is None:
-            title, text, enabled = message.title, message.text, message.enabled
-            context["save"] = lambda store, allow: create_checked(
-                store, scope, title, text, enabled=enabled, allow_secret=allow
-            )
-            self._run_save("create", context)
-            return
-        base = self.editor.memory
-        assert base is not None
-        new_title = message.title if message.title != clean_line(base.title) else None
-        new_text = message.text if message.text != clean_block(base.text) else None
-        memory_id = message.memory_id
-        context["save"] = lambda store, allow: change_checked(
-            store, scope, memory_id, title=new_title, text=new_text, allow_secret=allow
-        )
-        self._run_save("save", context)
-
-    def _run_save(self, kind: str, context: dict[str, Any], *, allow_secret: bool = False) -> None:
-        """Save; text that looks like a secret stops with ``SecretFound`` unless allowed."""
-        self._saving = True
-        save = context["save"]
-        self.run_op(kind, lambda store: save(store, allow_secret), context)
-
-    def _confirm_secret(self, message: OpFinished) -> None:
-        """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
-        found: SecretFound = message.result
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._run_save(message.kind, message.context, allow_secret=True)
-            else:
-                self.notify("Not saved. Your edits are still in the editor.", markup=False)
-
-        self.app.push_screen(SecretDialog(found.what, found.message), answered)
-
-    @on(MemoryEditor.ToggleRequested)
-    def _toggle_requested(self, message: MemoryEditor.ToggleRequested) -> None:
-        self._set_enabled(message.scope, message.memory_id, message.enabled)
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if not self.editor.is_dirty and self.table.current_id != self.editor.memory_id:
+            self._open_current_row()
 
     @on(MemoryEditor.DirtyChanged)
     def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
+        self.table.mark_draft(self.editor.memory_id if message.dirty else None)
         self.refresh_bindings()
 
-    def _set_enabled(self, scope: Scope, memory_id: str, enabled: bool) -> None:
-        self.run_op(
-            "toggle",
-            lambda store: store.set_enabled(scope, memory_id, enabled),
-            {"scope": scope, "id": memory_id, "enabled": enabled},
-        )
+    def jump_to_scope(self, scope: Scope) -> None:
+        """Select a scope (asking first when there are unsaved edits)."""
+        self.post_message(ScopeList.ScopeHighlighted(scope))
 
-    def on_op_finished(self, message: OpFinished) -> None:
-        kind, error, editor = message.kind, message.error, self.editor
-        if kind in ("save", "create"):
-            self._saving = False
-            if isinstance(message.result, SecretFound):
-                self._confirm_secret(message)
+    def jump_to(self, scope: Scope, memory_id: str) -> None:
+        """Open a memory of any scope in the editor (asking first about unsaved edits)."""
+
+        def go() -> None:
+            if self.snapshot is None or self.snapshot.find(scope, memory_id) is None:
+                self.notify("That memory is no longer there.", markup=False)
                 return
-        if error is not None:
-            if kind in ("save", "create"):
-                editor.show_error(error)
-            elif kind == "toggle" and editor.memory_id == message.context["id"]:
-                editor.set_enabled(not message.context["enabled"])
-            self.notify(clean_line(error), severity="error", markup=False, timeout=8)
-        elif kind == "save":
-            change = message.result
-            title, text = message.context["sent"]
-            editor.saved(change.memory, title, text)
-            if change.note:
-                self.notify(clean_line(change.note), markup=False)
-            else:
-                self.notify(f"Saved “{clean_line(change.memory.title)}”.", markup=False)
-        elif kind == "create":
-            memory = message.result
-            title, text = message.context["sent"]
-            if message.context["scope"] == self.scope:
-                editor.saved(memory, title, text)
-            self.notify(f"Saved the new memory “{clean_line(memory.title)}”.", markup=False)
-        elif kind == "toggle":
-            memory = message.result
-            if editor.memory_id == memory.id:
-                editor.set_enabled(memory.enabled)
-            state = "on" if memory.enabled else "off"
-            self.notify(f"“{clean_line(memory.title)}” is turned {state}.", markup=False)
-        elif kind == "delete":
-            self.notify(
-                f"Deleted “{clean_line(message.context['title'])}”. It waits under Recently deleted.",
-                markup=False,
-            )
-        elif "done" in message.context:
-            self.notify(clean_line(message.context["done"]), markup=False)
-        self.apply_snapshot(message.snapshot)
-        after = message.context.get("after")
-        if after is not None:
-            after()
-        if kind == "create" and error is None and message.context["scope"] == self.scope:
-            self.table.select_memory(message.result.id)
-        self._apply_preview(message.preview_scope, message.preview)
-        self.refresh_bindings()
+            browse = self.browse
+            if browse.filter_words and not any(
+                m.id == memory_id
+                for m in self.snapshot.memories.get(scope, ())
+                if matches(m, browse.filter_words)
+            ):
+                browse.clear_filter()
+            browse.select_scope(scope, keep=memory_id)
+            self._open_current_row()
+            self.session.read_preview(scope)
+            self._show_detail("tab-editor")
+            self.call_after_refresh(self.editor.text_area.focus)
 
-    # -- actions --------------------------------------------------------------------------------
+        if self.editor.memory_id == memory_id and self.editor.scope == scope:
+            go()
+        else:
+            self._guard(go)
+
+    # -- key policy -----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A printable key is not even offered while a text field has the focus: the field
+        # consumes it (see keys.bindings); every other key keeps working there.
         focused = self.focused
-        typing = isinstance(focused, Input | TextArea)
-        if action in LETTER_ACTIONS and typing:
-            return False
         if action in ("save", "revert"):
             # Shown only while there is something to save, so the Footer fits 80 columns.
-            return self.editor.is_dirty or (self.editor.is_new and self._in_detail(focused))
+            return self.editor.is_dirty or (self.editor.is_new and self.detail.contains(focused))
         if action == "back":
-            return self._in_detail(focused) or focused is self.query_one("#filter")
+            filtering = bool(self.browse.filter_words)
+            return self.detail.contains(focused) or focused is self.browse.filter_input or filtering
         return True
 
-    def _in_detail(self, widget: Widget | None) -> bool:
-        detail = self.query_one("#detail")
-        while widget is not None:
-            if widget is detail:
-                return True
-            widget = widget.parent if isinstance(widget.parent, Widget) else None
-        return False
-
     def _show_detail(self, tab: str) -> None:
-        self.query_one("#detail", TabbedContent).active = tab
+        self.detail.active = tab
         self.set_class(True, "-detail")
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
-        self.set_class(self._in_detail(event.widget), "-detail")
+        self.set_class(self.detail.contains(event.widget), "-detail")
         self.refresh_bindings()
 
     def _target(self) -> Memory | None:
         """The memory a key acts on: the open one in the editor, else the one under the cursor."""
-        if self._in_detail(self.focused) and self.editor.memory is not None:
+        if self.detail.contains(self.focused) and self.editor.memory is not None:
             return self.editor.memory
-        memory_id = self.table.current_id
-        if memory_id is None or self.snapshot is None:
-            return None
-        return self.snapshot.find(self.scope, memory_id)
+        return self.browse.find(self.table.current_id)
+
+    # -- actions --------------------------------------------------------------------------------
 
     def action_new_memory(self) -> None:
         """Start a new memory in the selected scope."""
@@ -675,10 +332,12 @@ class MainScreen(HygieneMarks, Screen[None]):
         if memory is None:
             self.notify("There is no memory here to turn on or off.", markup=False)
             return
-        self._set_enabled(memory.scope, memory.id, not memory.enabled)
+        self.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
 
     def action_delete(self) -> None:
         """Delete the memory, after a confirmation."""
+        from ..dialogs.confirm import ConfirmDialog
+
         memory = self._target()
         if memory is None:
             self.notify("There is no memory here to delete.", markup=False)
@@ -686,11 +345,10 @@ class MainScreen(HygieneMarks, Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_op(
-                    "delete",
-                    lambda store: store.delete(memory.scope, memory.id),
-                    {"title": memory.title, "id": memory.id},
+                delete = Operation(
+                    lambda store: store.delete(memory.scope, memory.id), lambda _r: Deleted(memory.title)
                 )
+                self.session.run(delete, reply_to=self)
 
         detail = "It moves to Recently deleted, where you can restore it."
         if self.editor.memory_id == memory.id and self.editor.is_dirty:
@@ -707,27 +365,12 @@ class MainScreen(HygieneMarks, Screen[None]):
 
     def action_filter(self) -> None:
         """Show the filter and type into it."""
-        filter_input = self.query_one("#filter", Input)
-        filter_input.add_class("-shown")
         self.set_class(False, "-detail")
-        filter_input.focus()
-
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.filter_words = event.value.casefold().split()
-        self._show_list(keep=self.editor.memory_id)
-        if not self.editor.is_dirty and self.table.current_id != self.editor.memory_id:
-            self._open_current_row()
-
-    @on(Input.Submitted, "#filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.table.focus()
+        self.browse.show_filter()
 
     def action_preview(self) -> None:
         """Show what a chat in the selected scope receives."""
-        detail = self.query_one("#detail", TabbedContent)
+        detail = self.detail
         narrow = self.has_class("-narrow")
         if detail.active == "tab-preview" and (not narrow or self.has_class("-detail")):
             detail.active = "tab-editor"
@@ -737,7 +380,7 @@ class MainScreen(HygieneMarks, Screen[None]):
         self._show_detail("tab-preview")
         if narrow:
             # Focus once the pane is displayed; a hidden widget cannot take the focus.
-            self.call_after_refresh(self.query_one(ChatPreview).focus)
+            self.call_after_refresh(self.detail.preview.focus)
 
     def action_save(self) -> None:
         """Save the open memory."""
@@ -752,161 +395,21 @@ class MainScreen(HygieneMarks, Screen[None]):
 
     def action_back(self) -> None:
         """Leave the editor or the filter for the memory list."""
-        filter_input = self.query_one("#filter", Input)
-        if self.focused is filter_input:
-            if filter_input.value:
-                filter_input.value = ""
-            filter_input.remove_class("-shown")
+        # From the filter, or from the list while a filter is on: clear it (not from the editor).
+        if self.focused is self.browse.filter_input or (
+            self.browse.filter_words and not self.detail.contains(self.focused)
+        ):
+            self.browse.clear_filter(hide=True)
+            self.browse.show_list(keep=self.editor.memory_id)
         self.set_class(False, "-detail")
         self.table.focus()
 
-    def action_history(self) -> None:
-        """Show every version of the memory, with restore and undo."""
-        memory = self._target()
-        if memory is None:
-            self.notify("There is no memory here to show the history of.", markup=False)
-            return
-        self.app.push_screen(HistoryScreen(memory.scope, memory.id, memory.title))
-
-    def action_deleted(self) -> None:
-        """Show the deleted memories of every scope."""
-        self.app.push_screen(DeletedScreen())
-
-    def jump_to_scope(self, scope: Scope) -> None:
-        """Select a scope (asking first when there are unsaved edits)."""
-        self.post_message(ScopeList.ScopeHighlighted(scope))
-
-    def jump_to(self, scope: Scope, memory_id: str) -> None:
-        """Open a memory of any scope in the editor (asking first about unsaved edits)."""
-
-        def go() -> None:
-            if self.snapshot is None or self.snapshot.find(scope, memory_id) is None:
-                self.notify("That memory is no longer there.", markup=False)
-                return
-            self.scope = scope
-            self.scopes.select_scope(scope)
-            if self.filter_words and memory_id not in [m.id for m in self._visible()]:
-                self.query_one("#filter", Input).value = ""
-                self.filter_words = []
-            self._show_list(keep=memory_id)
-            self.table.select_memory(memory_id)
-            self._open_current_row()
-            self._update_meter()
-            self.load_preview(scope)
-            self._show_detail("tab-editor")
-            self.call_after_refresh(self.editor.text_area.focus)
-
-        if self.editor.memory_id == memory_id and self.editor.scope == scope:
-            go()
-        else:
-            self._guard(go)
-
-    def action_copy_to(self) -> None:
-        """Copy the memory to another scope (refused there over a limit, with the store's words)."""
-        memory = self._target()
-        if memory is None or self.snapshot is None:
-            self.notify("There is no memory here to copy.", markup=False)
-            return
-        targets = [s.scope for s in self.snapshot.scopes if s.scope != memory.scope]
-        if not targets:
-            self.notify("There is no other scope to copy to yet.", markup=False)
-            return
-
-        def chosen(answer: tuple[Scope] | None) -> None:
-            if answer is None:
-                return
-            (target,) = answer
-            self.run_op(
-                "copy",
-                lambda store: store.create(
-                    target,
-                    memory.title,
-                    memory.text,
-                    enabled=memory.enabled,
-                    source=memory.source,
-                    session_id=memory.session_id,
-                ),
-                {"done": f"Copied “{clean_line(memory.title)}” to {scope_label(target)}."},
-            )
-
-        self.app.push_screen(ScopePicker(f"Copy “{clean_line(memory.title)}” to:", targets), chosen)
-
-    def action_move_to(self) -> None:
-        """Move the memory to another scope with its history (refused there over a limit)."""
-        memory = self._target()
-        if memory is None or self.snapshot is None:
-            self.notify("There is no memory here to move.", markup=False)
-            return
-        targets = [s.scope for s in self.snapshot.scopes if s.scope != memory.scope]
-        if not targets:
-            self.notify("There is no other scope to move to yet.", markup=False)
-            return
-
-        def chosen(answer: tuple[Scope] | None) -> None:
-            if answer is None:
-                return
-            (target,) = answer
-
-            def move(store: MemoryStore) -> Memory:
-                moved = store.move(memory.scope, memory.id, target)
-                carry_mark(store, memory.scope, memory.id, moved.scope, moved.id)
-                return moved
-
-            self.run_op(
-                "move",
-                move,
-                {"done": f"Moved “{clean_line(memory.title)}” to {scope_label(target)}."},
-            )
-
-        def pick() -> None:
-            question = f"Move “{clean_line(memory.title)}” to:"
-            self.app.push_screen(ScopePicker(question, targets), chosen)
-
-        if self.editor.memory_id == memory.id:
-            self._guard(pick)  # unsaved edits to it would be left behind
-        else:
-            pick()
-
-    def action_problems(self) -> None:
-        """Show the problem files, ignored entries and settings problems."""
-        self.app.push_screen(ProblemsScreen())
-
-    def action_duplicates(self) -> None:
-        """Show duplicate and similar memories; keep one, turn off or delete the others."""
-        self.app.push_screen(DuplicatesScreen())
-
-    def action_review(self) -> None:
-        """Review what the agent saved: accept, edit, turn off or delete."""
-        self.app.push_screen(ReviewScreen())
-
-    def action_external_editor(self) -> None:
-        """Open the memory's file in $VISUAL or $EDITOR; it is read again on return."""
-        memory = self._target()
-        if memory is None:
-            self.notify("There is no memory here to open.", markup=False)
-            return
-
-        def edit() -> None:
-            if self.editor.memory_id == memory.id:
-                self.editor.revert()
-            error = open_in_editor(self.app, memory.path)
-            if error:
-                self.notify(error, severity="warning", markup=False)
-            self.run_op("refresh_file", lambda store: store.refresh([memory.path]), {})
-
-        self._guard(edit)
-
     def action_help(self) -> None:
         """Show every key."""
-        display = self.app.get_key_display
-        sections = [
-            ("Everywhere on the main screen", binding_rows([self, self.app], display)),
-            ("In the memory list", binding_rows([self.table], display)),
-            ("In the editor", list(EDITOR_KEYS)),
-            ("In dialogs", list(DIALOG_KEYS)),
-        ]
-        self.app.push_screen(HelpScreen(sections))
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen.of(self.app, MAIN_HELP))
 
     async def action_quit(self) -> None:
         """Quit, after asking when there are unsaved edits."""
-        await self.oda.action_quit()
+        await self.app.action_quit()

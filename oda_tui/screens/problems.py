@@ -5,32 +5,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from store import read_head, scope_label
 from store.atomic import write_atomic
 
+from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
-from ..safe import clean_block, clean_line
+from ..keys.actions import Place
+from ..keys.bindings import bindings
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
-
-if TYPE_CHECKING:
-    from ..app import OdaApp
+from .base import SubScreen
 
 #: Files larger than this are shown cut short and cannot be edited in place.
 MAX_EDIT_BYTES = 1024 * 1024
 
-LABELS = {"problem": "⚠ ", "ignored": "· ", "settings": "⚙ ", "secret": "✱ "}
+#: The glyph before each kind of entry (``glyphs`` names).
+LABELS = {"problem": "problem", "ignored": "ignored", "settings": "settings", "secret": "secret"}
 WARNING_NOTE = "A warning, not a problem: this memory is still sent to chats (problem files are not)."
 
 
@@ -45,15 +45,12 @@ class Entry:
     line: int | None = None
 
 
-class ProblemsScreen(Screen[None]):
+class ProblemsScreen(SubScreen):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save file", id="problems.save"),
-        Binding("e", "external", "Open in $EDITOR", id="problems.editor"),
-        Binding("escape", "close", "Back", id="problems.close"),
-    ]
+    BINDINGS = bindings(Place.PROBLEMS) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.PROBLEMS
 
     class Loaded(Message):
         """The entries, and the raw content of the selected file."""
@@ -78,12 +75,8 @@ class ProblemsScreen(Screen[None]):
         self.shown: Path | None = None
         self._loaded_text = ""
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="problems-body"):
             yield OptionList(id="problem-list", markup=False)
             with Vertical(id="problem-view"):
@@ -99,8 +92,8 @@ class ProblemsScreen(Screen[None]):
     @work(thread=True, group="problems", exclusive=True, exit_on_error=False)
     def load(self) -> None:
         """Read the problems, ignored entries and settings problems."""
-        with self.oda.store_lock:
-            store = self.oda.store
+        with self.session.lock:
+            store = self.session.store
             entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
             entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
             entries += [Entry("settings", m) for m in store.settings_problems()]
@@ -111,7 +104,7 @@ class ProblemsScreen(Screen[None]):
 
     def _relative(self, path: Path) -> str:
         try:
-            return str(path.relative_to(self.oda.store.root))
+            return str(path.relative_to(self.session.store.root))
         except ValueError:
             return str(path)
 
@@ -123,14 +116,16 @@ class ProblemsScreen(Screen[None]):
         option_list.clear_options()
         for entry in self.entries:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            label = LABELS[entry.kind]
+            label = glyph(LABELS[entry.kind]) + " "
             where = self._relative(entry.path) if entry.path else "settings.yaml"
             prompt.append(label + clean_line(where), style="bold")
             prompt.append("\n")
             prompt.append(clean_line(entry.message), style="dim")
             option_list.add_option(Option(prompt))
         warnings = any(e.kind == "secret" for e in self.entries)
-        option_list.border_title = "Problems · ✱ warnings" if warnings else "Not used as memories"
+        option_list.border_title = (
+            f"Problems · {glyph('secret')} warnings" if warnings else "Not used as memories"
+        )
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])
@@ -146,6 +141,10 @@ class ProblemsScreen(Screen[None]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.entries):
             self._select(self.entries[event.option_index])
+        self.refresh_bindings()
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
 
     def _select(self, entry: Entry) -> None:
         head = self.query_one("#problem-head", Static)
@@ -154,7 +153,7 @@ class ProblemsScreen(Screen[None]):
         scope = f" in {scope_label(entry.scope)}" if entry.kind in ("problem", "secret") else ""
         note = f"\n{WARNING_NOTE}" if entry.kind == "secret" else ""
         head.update(f"{clean_line(where)}{scope}{line}\n{clean_line(entry.message)}{note}")
-        path = entry.path if entry.path else self.oda.store.root / "settings.yaml"
+        path = entry.path if entry.path else self.session.store.root / "settings.yaml"
         if entry.kind == "ignored" and entry.path is not None and entry.path.is_dir():
             self.shown = None
             self._set_raw("", editable=False)
@@ -167,7 +166,7 @@ class ProblemsScreen(Screen[None]):
         """Read a file's raw bytes for display (never parsed, never markup)."""
         try:
             # Only a regular file inside the store, no link followed, never a wait on a pipe.
-            data = read_head(self.oda.store.root, path, MAX_EDIT_BYTES)
+            data = read_head(self.session.store.root, path, MAX_EDIT_BYTES)
         except OSError as exc:
             self.post_message(self.FileRead(path, f"(could not read: {exc.strerror})", False, None))
             return
@@ -207,7 +206,7 @@ class ProblemsScreen(Screen[None]):
     def write_file(self, path: Path, text: str) -> None:
         """Write the fixed file and let the store re-read it."""
         try:
-            write_atomic(path, text.encode("utf-8"), root=self.oda.store.root)
+            write_atomic(path, text.encode("utf-8"), root=self.session.store.root)
         except OSError as exc:
             self.app.call_from_thread(
                 self.notify,
@@ -229,11 +228,42 @@ class ProblemsScreen(Screen[None]):
         self._after_change(path, None)
 
     def _after_change(self, path: Path, done: str | None) -> None:
-        context: dict[str, Any] = {"after": self.load}
-        if done:
-            context["done"] = done
-        self.oda.main_screen.run_op("refresh_file", lambda store: store.refresh([path]), context)
+        self.run_change(lambda store: store.refresh([path]), done)
 
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+    def _selected_problem(self) -> Entry | None:
+        index = self.query_one("#problem-list", OptionList).highlighted
+        if index is None or index >= len(self.entries):
+            return None
+        entry = self.entries[index]
+        return entry if entry.kind == "problem" and entry.path is not None else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "delete":
+            # Only a problem file can be deleted here; typing in the file is not a key.
+            return self._selected_problem() is not None and not self.query_one("#problem-raw").has_focus
+        return True
+
+    def action_delete(self) -> None:
+        """Delete the problem file, after a confirmation; its bytes wait under Recently deleted."""
+        entry = self._selected_problem()
+        if entry is None or entry.path is None:
+            return
+        path, scope = entry.path, entry.scope
+        name = clean_line(self._relative(path))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_change(
+                    lambda store: store.delete(scope, path.stem),
+                    f"Deleted {name}. Its bytes wait under Recently deleted.",
+                )
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete the problem file {name}?",
+                yes="Delete",
+                no="Cancel",
+                detail="Its exact bytes wait under Recently deleted (x), where you can restore them.",
+            ),
+            answered,
+        )

@@ -8,26 +8,26 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store import scope_label
 
 from ..dialogs import ConfirmDialog
-from ..diffing import word_diff
-from ..format import full_moment
+from ..keys.actions import Place
+from ..keys.bindings import bindings
 from ..review_state import ReviewItem, mark_reviewed, pending_review
-from ..safe import clean_block, clean_line
+from ..text.diffing import word_diff
+from ..text.format import full_moment
+from ..text.glyphs import glyph
+from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from .base import SubScreen
 
 if TYPE_CHECKING:
     from store import MemoryStore
-
-    from ..app import OdaApp
 
 
 def what_happened(item: ReviewItem) -> str:
@@ -35,17 +35,12 @@ def what_happened(item: ReviewItem) -> str:
     return "created by a chat" if item.created_by_agent else "changed by a chat"
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(SubScreen):
     """Memories saved by the agent that a chat created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
-    BINDINGS = [
-        Binding("a", "accept", "Accept", id="review.accept"),
-        Binding("e", "edit", "Edit", id="review.edit"),
-        Binding("t", "turn_off", "Turn off", id="review.off"),
-        Binding("d,delete", "delete", "Delete", id="review.delete"),
-        Binding("escape,q", "close", "Back", id="review.close"),
-    ]
+    BINDINGS = bindings(Place.REVIEW) + bindings(Place.SCREENS)
+    HELP_PLACE = Place.REVIEW
 
     class Loaded(Message):
         """The memories waiting for review (or an error)."""
@@ -59,12 +54,8 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         self.items: list[ReviewItem] = []
 
-    @property
-    def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield Header(icon=glyph("app"))
         with Horizontal(id="review-body"):
             yield OptionList(id="review-list", markup=False)
             with VerticalScroll(id="review-view"):
@@ -81,8 +72,8 @@ class ReviewScreen(Screen[None]):
     def load(self) -> None:
         """Read the memories waiting for review."""
         try:
-            with self.oda.store_lock:
-                items = pending_review(self.oda.store)
+            with self.session.lock:
+                items = pending_review(self.session.store)
         except OSError as exc:
             self.post_message(self.Loaded([], f"The review list could not be read: {exc}"))
             return
@@ -164,8 +155,7 @@ class ReviewScreen(Screen[None]):
         item = self._selected()
         if item is None:
             return
-        self.dismiss(None)
-        self.oda.main_screen.jump_to(item.memory.scope, item.memory.id)
+        self.open_memory(item.memory.scope, item.memory.id)
 
     def action_turn_off(self) -> None:
         """Turn the memory off (and count it as reviewed)."""
@@ -206,8 +196,4 @@ class ReviewScreen(Screen[None]):
         )
 
     def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
-        self.oda.main_screen.run_op(kind, op, {"done": done, "after": self.load})
-
-    def action_close(self) -> None:
-        """Back to the main screen."""
-        self.dismiss(None)
+        self.run_change(op, done)

@@ -10,12 +10,25 @@ from textual.widgets import Static
 from store import scope_label
 from store.model import Scope
 
-from ..format import count
-from ..safe import clean_block
+from ..text.format import count
+from ..text.glyphs import glyph
+from ..text.safe import clean_block
 
 
 class ChatPreview(VerticalScroll):
     """Read-only view of ``chat_memory(workspace).text``; updates keep the scroll position."""
+
+    DEFAULT_CSS = """
+    ChatPreview {
+        height: 1fr;
+        padding: 0 1;
+    }
+    ChatPreview #preview-head {
+        color: $text-muted;
+        text-style: bold;
+        margin-bottom: 1;
+    }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -29,7 +42,7 @@ class ChatPreview(VerticalScroll):
     def show(self, scope: Scope, text: str, tokens: int) -> None:
         """Show what a chat for ``scope`` receives; nothing repaints when it is unchanged."""
         where = "outside any workspace" if scope is None else f"in {scope_label(scope)}"
-        head = f"What a chat {where} receives · ≈ {count(tokens)} tokens"
+        head = f"What a chat {where} receives · {glyph('about')} {count(tokens)} tokens"
         self.query_one("#preview-head", Static).update(head)
         if text != self.text or not self.text:
             body = clean_block(text) if text else "(nothing: no memory is turned on here)"

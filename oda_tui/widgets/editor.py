@@ -1,76 +1,46 @@
-"""The editor for one memory: title, on/off, read-only facts, text, live counters and checks."""
+"""The editor for one memory: title, on/off, every other field of its frontmatter, text, live
+counters and checks; F2 edits the frontmatter block itself as YAML."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
 from store import scope_label
 from store.model import Memory, Scope
 
-from ..format import count, full_moment
-from ..safe import clean_block, clean_line
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
+from ..text.format import count, full_moment
+from ..text.safe import clean_block, clean_line, restore_controls
+from ..text.words import saved_by
+from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
+from .editor_frontmatter import FrontmatterEditing
+from .editor_messages import DirtyChanged, SaveRequested
+from .editor_style import EDITOR_CSS
+from .frontmatter_view import FrontmatterView
 
 Check = Callable[[str], str | None]
 
 
-def title_length(title: str) -> int:
-    """The title's length as the store counts it: one line, single spaces."""
-    return len(" ".join(title.split()))
+class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
+    """Edits one memory (or a new one); the screen does the saving (the frontmatter view saves
+    its block itself, through the store)."""
 
+    BINDINGS = bindings(Place.EDITOR)
 
-def text_length(text: str) -> int:
-    """The text's length as the store counts it: trimmed at the ends."""
-    return len(text.strip())
+    SaveRequested = SaveRequested
+    DirtyChanged = DirtyChanged
 
-
-@dataclass(frozen=True)
-class Limits:
-    """The two limits the editor counts against."""
-
-    title: int = 120
-    text: int = 2000
-
-
-class MemoryEditor(Vertical):
-    """Edits one memory (or a new one); the screen does the saving."""
-
-    class SaveRequested(Message):
-        """Save these values: a change when ``memory_id`` is set, else a new memory."""
-
-        def __init__(self, scope: Scope, memory_id: str | None, title: str, text: str, enabled: bool) -> None:
-            super().__init__()
-            self.scope = scope
-            self.memory_id = memory_id
-            self.title = title
-            self.text = text
-            self.enabled = enabled
-
-    class ToggleRequested(Message):
-        """The person flipped the switch of a saved memory."""
-
-        def __init__(self, scope: Scope, memory_id: str, enabled: bool) -> None:
-            super().__init__()
-            self.scope = scope
-            self.memory_id = memory_id
-            self.enabled = enabled
-
-    class DirtyChanged(Message):
-        """The editor gained or lost unsaved edits."""
-
-        def __init__(self, dirty: bool) -> None:
-            super().__init__()
-            self.dirty = dirty
+    DEFAULT_CSS = EDITOR_CSS
 
     def __init__(self, *, id: str | None = None) -> None:
         # Empty from the start: setting the class after mount would restyle the whole form.
-        super().__init__(id=id, classes="-empty")
+        super().__init__(id=id)
         self.scope: Scope = None
         #: The memory as last read from the store; edits are measured against it.
         self.memory: Memory | None = None
@@ -87,14 +57,16 @@ class MemoryEditor(Vertical):
         yield Static("Loading…", id="editor-empty", markup=False)
         with Vertical(id="editor-form"):
             yield Static("", id="editor-heading", markup=False)
-            with Horizontal(classes="field-head"):
+            yield FrontmatterView(id="frontmatter")
+            with Horizontal(classes="field-head", id="title-head"):
                 yield Label("Title", classes="field-label")
                 yield Label("", id="title-count", classes="counter", markup=False)
             yield Input(id="title", placeholder="A short name for the memory", select_on_focus=False)
             with Horizontal(id="meta-row"):
                 yield Switch(id="enabled", value=True, tooltip="Turned on: sent with chats")
                 yield Label("on", id="enabled-label", markup=False)
-                yield Static("", id="meta", markup=False)
+            yield Static("", id="meta", markup=False)
+            yield Static("", id="tokens", markup=False)
             with Horizontal(classes="field-head"):
                 yield Label("Text", classes="field-label")
                 yield Label("", id="text-count", classes="counter", markup=False)
@@ -126,6 +98,29 @@ class MemoryEditor(Vertical):
         return self.query_one("#enabled", Switch)
 
     @property
+    def frontmatter(self) -> FrontmatterView:
+        return self.query_one(FrontmatterView)
+
+    @property
+    def raw_mode(self) -> bool:
+        """True while the frontmatter block is edited as YAML."""
+        return self.has_class("-raw")
+
+    @property
+    def outgoing_title(self) -> str:
+        """The title to save: as typed, with the file's control characters kept."""
+        return self._outgoing(self.title_input.value, self.memory.title if self.memory else "", clean_line)
+
+    @property
+    def outgoing_text(self) -> str:
+        """The text to save: as typed, with the file's control characters kept."""
+        return self._outgoing(self.text_area.text, self.memory.text if self.memory else "", clean_block)
+
+    @staticmethod
+    def _outgoing(typed: str, stored: str, shown: Callable[[str], str]) -> str:
+        return stored if typed == shown(stored) else restore_controls(typed, stored)
+
+    @property
     def memory_id(self) -> str | None:
         """The id of the open memory (None when empty or new)."""
         return None if self.is_new or self.memory is None else self.memory.id
@@ -137,14 +132,24 @@ class MemoryEditor(Vertical):
 
     @property
     def is_dirty(self) -> bool:
-        """True when the title or text differ from what was last read (a new draft: not empty)."""
+        """True when the title, the switch or the text differ from what was last read (a new
+        draft: not empty)."""
         if self.is_new:
             return bool(self.title_input.value.strip() or self.text_area.text.strip())
         if self.memory is None:
             return False
-        return self.title_input.value != clean_line(self.memory.title) or self.text_area.text != clean_block(
-            self.memory.text
+        if self.raw_mode:
+            return self.frontmatter.is_dirty
+        return (
+            self.title_input.value != clean_line(self.memory.title)
+            or self.switch.value != self.memory.enabled
+            or self.text_area.text != clean_block(self.memory.text)
         )
+
+    @property
+    def save_error(self) -> str | None:
+        """The store's refusal of the last save, while the edits are unchanged since."""
+        return self._save_error
 
     @property
     def display_title(self) -> str:
@@ -160,6 +165,12 @@ class MemoryEditor(Vertical):
 
     # -- loading -------------------------------------------------------------------------
 
+    def _show_form(self, shown: bool) -> None:
+        # Each part's own display, not a class on the editor: a class restyles every field of
+        # the form, the costliest step of the first frame with a memory in it.
+        self.query_one("#editor-empty").display = not shown
+        self.query_one("#editor-form").display = shown
+
     def clear(self, hint: str) -> None:
         """Show no memory, only a hint."""
         self.memory = None
@@ -167,18 +178,25 @@ class MemoryEditor(Vertical):
         self.orphan = False
         self._save_error = None
         self.query_one("#editor-empty", Static).update(hint)
-        self.set_class(True, "-empty")
+        self._show_form(False)
+        self._leave_raw()
         self._set_dirty()
 
     def load(self, memory: Memory) -> None:
         """Open a saved memory; reopening the same one keeps the cursor positions."""
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
+        if not same:
+            self._leave_raw()
+        elif self.raw_mode:
+            # Show the block as it is on disk now; edits to it were dropped by whoever asked
+            # (reload theirs, discard), and keys typed after this call are kept.
+            self.read_frontmatter(memory, drop_edits=self.frontmatter.is_dirty)
         self.memory = memory
         self.scope = memory.scope
         self.is_new = False
         self.orphan = False
         self._save_error = None
-        self.set_class(False, "-empty")
+        self._show_form(True)
         self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=same)
         self.set_enabled(memory.enabled)
         self._update_heading()
@@ -193,7 +211,8 @@ class MemoryEditor(Vertical):
         self.is_new = True
         self.orphan = False
         self._save_error = None
-        self.set_class(False, "-empty")
+        self._show_form(True)
+        self._leave_raw()
         self._fill("", "", keep_cursor=False)
         self.set_enabled(True)
         self._update_heading()
@@ -203,8 +222,9 @@ class MemoryEditor(Vertical):
 
     def keep_mine(self, theirs: Memory) -> None:
         """Measure the edits against the version now on disk, keeping them on screen."""
+        if self.memory is None or self.switch.value == self.memory.enabled:
+            self.set_enabled(theirs.enabled)  # the switch was not edited: theirs
         self.memory = theirs
-        self.set_enabled(theirs.enabled)
         self._update_meta()
         self._update_heading()
         self._set_dirty()
@@ -220,7 +240,9 @@ class MemoryEditor(Vertical):
 
     def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
         """A save went through; adopt the stored values unless the person typed on meanwhile."""
-        typed_on = self.title_input.value != sent_title or self.text_area.text != sent_text
+        typed_on = self.title_input.value != clean_line(sent_title) or self.text_area.text != clean_block(
+            sent_text
+        )
         self.memory = memory
         self.scope = memory.scope
         self.is_new = False
@@ -266,6 +288,7 @@ class MemoryEditor(Vertical):
     # -- display -------------------------------------------------------------------------
 
     def _update_heading(self) -> None:
+        self.set_class(self.is_new, "-new")  # a new memory's switch is saved with it
         where = scope_label(self.scope)
         if self.orphan:
             heading = f"{where} · deleted on disk; saving creates it again"
@@ -282,12 +305,13 @@ class MemoryEditor(Vertical):
         if memory is None:
             meta = "new · saved by you"
         else:
-            by = "saved by the agent" if memory.saved_by_agent else "saved by you"
             session = clean_line(memory.session_id) if memory.session_id else "—"
             meta = (
-                f"{by} · session {session} · "
+                f"{saved_by(memory.source)} · sessionId {session} · "
                 f"created {full_moment(memory.created)} · updated {full_moment(memory.updated)}"
             )
+            if memory.extra:
+                meta += f"\nOther fields: {extra_text(memory.extra)}"
         self.query_one("#meta", Static).update(meta)
 
     def _update_counters(self) -> None:
@@ -300,6 +324,7 @@ class MemoryEditor(Vertical):
         text_count = self.query_one("#text-count", Label)
         text_count.update(f"{count(xlen)}/{count(self.limits.text)}")
         text_count.set_class(xlen > self.limits.text, "-over")
+        self.query_one("#tokens", Static).update(tokens_text(title, text))
         messages = [m for m in (self._check_title(title), self._check_text(text)) if m]
         if self._save_error and self._save_error not in messages:
             messages.append(self._save_error)
@@ -312,7 +337,9 @@ class MemoryEditor(Vertical):
         self.set_class(dirty, "-dirty")
         if dirty != self._dirty:
             self._dirty = dirty
-            self.post_message(self.DirtyChanged(dirty))
+            # Sent by the editor, whoever made the change: Textual stops a message at its
+            # sender, and a save's outcome is handled by the pane between here and the screen.
+            self.post_message(self.DirtyChanged(dirty).set_sender(self))
 
     # -- events --------------------------------------------------------------------------
 
@@ -330,6 +357,11 @@ class MemoryEditor(Vertical):
         self._update_counters()
         self._set_dirty()
 
+    @on(TextArea.Changed, "#frontmatter-raw")
+    def _block_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self._set_dirty()
+
     @on(Input.Submitted, "#title")
     def _title_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -338,9 +370,9 @@ class MemoryEditor(Vertical):
     @on(Switch.Changed, "#enabled")
     def _switch_changed(self, event: Switch.Changed) -> None:
         event.stop()
+        # Part of the draft, like the title and the text: saved with Ctrl+S, reverted with Ctrl+R.
         self.query_one("#enabled-label", Label).update("on" if event.value else "off")
-        if self.memory is not None and not self.is_new:
-            self.post_message(self.ToggleRequested(self.scope, self.memory.id, event.value))
+        self._set_dirty()
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""
@@ -348,12 +380,15 @@ class MemoryEditor(Vertical):
             return False
         if not self.is_new and not self.is_dirty:
             return False
+        if self.raw_mode and self.memory is not None:
+            self.save_frontmatter(self.memory, self.frontmatter.block)
+            return True
         self.post_message(
             self.SaveRequested(
                 self.scope,
                 None if self.is_new else self.memory_id,
-                self.title_input.value,
-                self.text_area.text,
+                self.outgoing_title,
+                self.outgoing_text,
                 self.switch.value,
             )
         )
@@ -361,7 +396,10 @@ class MemoryEditor(Vertical):
 
     def revert(self) -> None:
         """Drop the edits: back to what was last read (an empty draft for a new memory)."""
-        if self.memory is not None and not self.is_new:
+        if self.raw_mode and self.memory is not None and self.frontmatter.loaded is not None:
+            self.frontmatter.show(self.frontmatter.loaded, self.memory.text, self._check_block)
+            self._set_dirty()
+        elif self.memory is not None and not self.is_new:
             self.load(self.memory)
         elif self.is_new:
             self.start_new(self.scope)

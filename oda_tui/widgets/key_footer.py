@@ -1,11 +1,42 @@
-"""Textual's Footer, recomposed only when the keys it shows change."""
+"""Textual's Footer, showing the keys that fit in the order of the registry (the order of use),
+and recomposed only when the keys it shows change."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+#: Columns kept for the command palette's key at the right.
+PALETTE_ROOM = 13
+
+
+def key_width(key: FooterKey) -> int:
+    """The columns one key takes: `` k `` then ``label ``."""
+    return cell_len(key.key_display) + cell_len(key.description) + 3
+
+
+def fitting(widgets: Iterable[Widget], width: int) -> list[Widget]:
+    """The widgets of a footer that fit in ``width`` columns: keys in order until one does not
+    fit (the rest are left out whole, never cut), and the palette's key."""
+    budget = width - PALETTE_ROOM
+    kept: list[Widget] = []
+    full = False
+    for widget in widgets:
+        if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+            full = full or key_width(widget) > budget
+            if full:
+                continue
+            budget -= key_width(widget)
+        kept.append(widget)
+    return kept
 
 
 def shown_keys(screen: Screen[Any]) -> tuple[tuple[object, ...], ...]:
@@ -19,7 +50,7 @@ def shown_keys(screen: Screen[Any]) -> tuple[tuple[object, ...], ...]:
 
 
 class KeyFooter(Footer):
-    """A Footer that skips recomposing when the bindings signal brings the same keys.
+    """A Footer of the keys that fit, which skips recomposing when nothing it shows changed.
 
     Textual's Footer mounts and styles every key again on each signal (a focus move, a
     screen change, a refresh of the bindings); at start-up that is four times in a row for
@@ -28,12 +59,23 @@ class KeyFooter(Footer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._composed_for: tuple[tuple[object, ...], ...] | None = None
+        self._composed_for: tuple[object, ...] | None = None
+
+    def _fit_key(self, screen: Screen[Any]) -> tuple[object, ...]:
+        return (shown_keys(screen), self.app.size.width)
+
+    def compose(self) -> ComposeResult:
+        yield from fitting(super().compose(), self.app.size.width)
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
-        keys = shown_keys(screen)
+        keys = self._fit_key(screen)
         if self._bindings_ready and keys == self._composed_for:
             return
         super().bindings_changed(screen)
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._composed_for = keys  # a recompose is on its way for exactly these keys
+
+    async def on_resize(self, event: events.Resize) -> None:
+        if self._bindings_ready and self.is_attached and self._composed_for != self._fit_key(self.screen):
+            self._composed_for = self._fit_key(self.screen)
+            await self.recompose()

@@ -13,56 +13,111 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from store import estimate_tokens
+from store import entry_tokens
 from store.model import Memory
 
-from ..format import count, local_moment
-from ..safe import plain
+from ..keys.actions import Place
+from ..keys.bindings import PersonKeys, bindings
+from ..text.format import count, local_moment
+from ..text.glyphs import glyph
+from ..text.safe import plain
+from ..text.words import saved_by
 
 # (key, label, width, right-aligned); the title (width 0) takes the room that is left.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("on", "On", 3, False),
     ("title", "Title", 0, False),
-    ("by", "By", 5, False),
+    ("by", "Who", 18, False),
     ("updated", "Updated", 8, False),
     ("length", "Chars", 5, True),
-    ("tokens", "Tokens", 6, True),
+    ("tokens", "+Tokens", 7, True),
 )
 COLUMN_KEYS = tuple(key for key, *_ in COLUMNS)
+#: Dropped in this order while the title would get less than ``ROOMY_TITLE`` cells.
+DROPPABLE = ("length", "updated")
+ROOMY_TITLE = 20
 MIN_TITLE_WIDTH = 10
 PADDING = 1
 
 
-def row_cells(memory: Memory, duplicate: bool = False) -> tuple[Text, ...]:
+def visible_columns(total: int) -> list[tuple[int, int]]:
+    """The columns shown in ``total`` cells, as (index in ``COLUMNS``, width), left to right."""
+    shown = list(range(len(COLUMNS)))
+
+    def title_room() -> int:
+        fixed = sum(COLUMNS[i][2] + 2 * PADDING for i in shown if COLUMNS[i][2])
+        return total - fixed - 2 * PADDING
+
+    for key in DROPPABLE:
+        if title_room() >= ROOMY_TITLE:
+            break
+        shown.remove(COLUMN_KEYS.index(key))
+    title = max(MIN_TITLE_WIDTH, title_room())
+    return [(i, COLUMNS[i][2] or title) for i in shown]
+
+
+def row_cells(memory: Memory, duplicate: bool = False, draft: bool = False) -> tuple[Text, ...]:
     """The cells of one memory's row; every piece of user text is plain ``Text``.
 
-    A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow.
+    A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow. The
+    tokens are what the memory adds to the estimate of what a chat receives (``+21``), never
+    the chat's total.
     """
     on = Text("on", style="bold green") if memory.enabled else Text("off", style="dim")
     if duplicate:
-        on.append("≡", style="bold yellow")
-    # "agent" reads "saved by the agent" under the "By" header; the editor spells it out.
-    by = Text("agent", style="italic") if memory.saved_by_agent else Text("you", style="dim")
-    entry = f"## {memory.title}\n\n{memory.text}\n"
+        on.append(glyph("duplicate"), style="bold yellow")
+    by = Text(saved_by(memory.source), style="italic" if memory.saved_by_agent else "dim")
+    title = plain(memory.title, style="" if memory.enabled else "dim")
+    if draft:  # unsaved edits wait in the editor
+        title = Text.assemble((glyph("draft") + " ", "bold yellow"), title, no_wrap=True, overflow="ellipsis")
     return (
         on,
-        plain(memory.title, style="" if memory.enabled else "dim"),
+        title,
         by,
         Text(local_moment(memory.updated or memory.created)),
         Text(count(len(memory.text))),
-        Text(count(estimate_tokens(entry))),
+        Text("+" + count(entry_tokens(memory.title, memory.text))),
     )
 
 
-class MemoryTable(ScrollView, can_focus=True):
+class MemoryTable(PersonKeys, ScrollView, can_focus=True):
     """One row per memory, a header line, and a row cursor."""
+
+    DEFAULT_CSS = """
+    MemoryTable {
+        height: 1fr;
+        overflow-x: hidden;
+        background: $surface;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        scrollbar-size-vertical: 1;
+    }
+    MemoryTable:focus {
+        border: round $primary;
+    }
+    MemoryTable > .memory-table--header {
+        text-style: bold;
+        background: $panel;
+        color: $foreground;
+    }
+    MemoryTable > .memory-table--zebra {
+        background: $surface-darken-1 40%;
+    }
+    MemoryTable > .memory-table--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    MemoryTable > .memory-table--cursor-blurred {
+        background: $block-cursor-blurred-background;
+    }
+    """
 
     COMPONENT_CLASSES = {
         "memory-table--header",
@@ -71,15 +126,7 @@ class MemoryTable(ScrollView, can_focus=True):
         "memory-table--zebra",
     }
 
-    BINDINGS = [
-        Binding("enter", "choose", "Edit", id="memory.edit"),
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-    ]
+    BINDINGS = bindings(Place.LIST)
 
     cursor_row: reactive[int] = reactive(0, always_update=False, repaint=False)
 
@@ -104,6 +151,8 @@ class MemoryTable(ScrollView, can_focus=True):
         self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}
         #: Ids shown with the duplicate mark (``mark_duplicates``).
         self.duplicates: frozenset[str] = frozenset()
+        #: The memory with unsaved edits in the editor, marked on its row (``mark_draft``).
+        self.draft_id: str | None = None
         #: Bumped each time the rows change; ``painted_generation`` catches up when a frame
         #: paints them (the benchmark times "shown" by it; tests can count repaints with it).
         self.shown_generation = 0
@@ -140,6 +189,16 @@ class MemoryTable(ScrollView, can_focus=True):
         self.duplicates = ids
         self.refresh()
 
+    def mark_draft(self, memory_id: str | None) -> None:
+        """Mark the row of the memory with unsaved edits (None: no row is marked)."""
+        if memory_id == self.draft_id:
+            return
+        for old in (self.draft_id, memory_id):
+            if old is not None:
+                self._cells.pop(old, None)
+        self.draft_id = memory_id
+        self.refresh()
+
     def has_memory(self, memory_id: str) -> bool:
         """True when the memory is listed."""
         return memory_id in self._index
@@ -149,7 +208,7 @@ class MemoryTable(ScrollView, can_focus=True):
         cached = self._cells.get(memory.id)
         if cached is not None and cached[0] == memory:
             return cached[1]
-        cells = row_cells(memory, memory.id in self.duplicates)
+        cells = row_cells(memory, memory.id in self.duplicates, memory.id == self.draft_id)
         self._cells[memory.id] = (memory, cells)
         return cells
 
@@ -255,18 +314,13 @@ class MemoryTable(ScrollView, can_focus=True):
     def on_blur(self) -> None:
         self.refresh()
 
-    def _widths(self, total: int) -> list[int]:
-        fixed = sum(w + 2 * PADDING for _, _, w, _ in COLUMNS if w)
-        title = max(MIN_TITLE_WIDTH, total - fixed - 2 * PADDING)
-        return [w or title for _, _, w, _ in COLUMNS]
-
     def _line(self, cells: Sequence[Text], width: int, style: Style | None) -> Strip:
         line = Text(no_wrap=True, end="")
         pad = " " * PADDING
-        for cell, column_width, (_, _, _, right) in zip(cells, self._widths(width), COLUMNS, strict=True):
-            cell = cell.copy()
+        for index, column_width in visible_columns(width):
+            cell = cells[index].copy()
             cell.truncate(column_width, overflow="ellipsis")
-            if right:
+            if COLUMNS[index][3]:
                 cell.pad_left(column_width - cell.cell_len)
             else:
                 cell.pad_right(column_width - cell.cell_len)

@@ -11,8 +11,9 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from store.model import Scope
 
-from ..safe import clean_line
-from ..snapshot import ScopeSummary
+from ..session.snapshot import ScopeSummary
+from ..text.glyphs import glyph
+from ..text.safe import clean_line
 
 # Not a valid workspace key (keys start with a letter or digit), so it cannot clash.
 GLOBAL_OPTION_ID = ":global"
@@ -34,12 +35,25 @@ def scope_prompt(summary: ScopeSummary) -> Text:
     text.append(clean_line(summary.label), style="bold" if summary.scope is None else "")
     text.append(f" {summary.count}", style="dim")
     if summary.problems:
-        text.append(f" ⚠{summary.problems}", style="bold yellow")
+        text.append(f" {glyph('problem')}{summary.problems}", style="bold yellow")
     return text
 
 
 class ScopeList(OptionList):
     """Global and the workspaces; highlighting one selects it."""
+
+    DEFAULT_CSS = """
+    ScopeList {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        scrollbar-size-vertical: 1;
+    }
+    ScopeList:focus {
+        border: round $primary;
+    }
+    """
 
     class ScopeHighlighted(Message):
         """The person moved to another scope."""

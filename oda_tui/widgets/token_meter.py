@@ -9,12 +9,13 @@ from textual.widgets import ProgressBar, Static
 from store import scope_label
 from store.model import Scope
 
-from ..format import count
+from ..text.format import count
+from ..text.glyphs import glyph
 
 
 def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> str:
     """The meter's words, e.g. ``≈ 5,230 / 8,000 tokens``, with which chat it measures."""
-    text = f"≈ {count(tokens)} / {count(limit)} tokens"
+    text = f"{glyph('about')} {count(tokens)} / {count(limit)} tokens"
     if selected is None and chat_scope is not None:
         text += f" · largest chat: {scope_label(chat_scope)}"
     elif selected is None:
@@ -28,6 +29,34 @@ def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> s
 
 class TokenMeter(Vertical):
     """``≈ tokens / limit`` with a bar; turns the error colour over the limit."""
+
+    DEFAULT_CSS = """
+    TokenMeter {
+        height: 2;
+        padding: 0 1;
+    }
+    TokenMeter #meter-label {
+        height: 1;
+        color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    TokenMeter #meter-bar {
+        height: 1;
+        width: 1fr;
+    }
+    TokenMeter #meter-bar Bar {
+        width: 1fr;
+    }
+    TokenMeter.-over #meter-label {
+        color: $error;
+        text-style: bold;
+    }
+    TokenMeter.-over #meter-bar Bar > .bar--complete,
+    TokenMeter.-over #meter-bar Bar > .bar--bar {
+        color: $error;
+    }
+    """
 
     def compose(self) -> ComposeResult:
         yield Static("", id="meter-label", markup=False)

@@ -55,8 +55,8 @@ def config_dir() -> Path:
 
 def bundled_theme_dirs() -> list[Path]:
     """Where the app's own themes are: inside the installed package, or the source checkout."""
-    here = Path(__file__).resolve().parent
-    return [d for d in (here / "themes", here.parent / "themes") if d.is_dir()]
+    package = Path(__file__).resolve().parent.parent  # oda_tui/
+    return [d for d in (package / "themes", package.parent / "themes") if d.is_dir()]
 
 
 def user_theme_dir() -> Path:

@@ -114,3 +114,16 @@ def _valid_workspace(store: MemoryStore, key: str) -> bool:
     except StoreError:
         return False
     return True
+
+
+def empty_scope_hint(snapshot: Snapshot, scope: Scope) -> str:
+    """What an empty list says: no memory yet, or only problem files (which ``!`` shows)."""
+    label = scope_label(scope)
+    problems = next((s.problems for s in snapshot.scopes if s.scope == scope), 0)
+    if problems:
+        files = "1 problem file" if problems == 1 else f"{problems} problem files"
+        return (
+            f"No memories in {label}: its only files are {files}, not sent to chats. "
+            "Press ! to see and fix them, or n to add a memory."
+        )
+    return f"No memories in {label} yet. Press n to add one."

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from ..keys.actions import ACTION_IDS
 from .theming import config_dir
 
 KEYMAP_FILE = "keymap.yaml"
@@ -53,6 +54,9 @@ def load_keymap(path: Path | None = None) -> KeymapLoad:
     for binding_id, keys in data.items():
         if not isinstance(binding_id, str) or not isinstance(keys, str) or not keys.strip():
             problems.append(f"{path.name}: {binding_id!r} needs keys as text, like ctrl+n")
+            continue
+        if binding_id not in ACTION_IDS:
+            problems.append(f"{path.name}: {binding_id} is not a binding id (the help, ?, lists them)")
             continue
         keymap[binding_id] = ",".join(k.strip() for k in keys.split(",") if k.strip())
     return KeymapLoad(keymap, problems)

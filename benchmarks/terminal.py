@@ -1,0 +1,208 @@
+"""First paint as a person sees it: the real ``oda-tui`` process started in a pseudo-terminal,
+timed until a known memory title is on the screen, beside a bare Textual app that shows one
+Label, started and timed the same way in the same run.
+
+Each store is cold (no parse index) at every start; every number is a median.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .generate import generate
+from .measure import drop_index
+
+#: (memories, workspaces) of the stores measured.
+STORES = ((10, 1), (10000, 100))
+#: What a person waits for over a bare Textual app, by store size (seconds).
+TARGETS = {10: 0.3, 10000: 0.6}
+COLUMNS, LINES = 120, 40
+TIMEOUT_S = 60.0
+
+MARKER_TITLE = "Benchmark marker title"
+BARE_LABEL = "Bare Textual label"
+BARE_APP = f"""
+from textual.app import App
+from textual.widgets import Label
+
+class Bare(App):
+    def compose(self):
+        yield Label({BARE_LABEL!r})
+
+Bare().run()
+"""
+
+# Escape sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \\), and two-byte ones.
+_ESCAPES = re.compile(
+    rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_()][0-9A-Za-z]?"
+)
+
+
+class NotMeasured(Exception):
+    """The terminal row could not be measured; the message says why."""
+
+
+def oda_command(root: Path) -> list[str]:
+    """The installed ``oda-tui`` console script beside this interpreter (else ``-m oda_tui``)."""
+    script = Path(sys.executable).parent / "oda-tui"
+    if script.exists():
+        return [str(script), "--root", str(root)]
+    return [sys.executable, "-m", "oda_tui", "--root", str(root)]
+
+
+def time_until_shown(argv: list[str], text: str, env: dict[str, str]) -> float:
+    """Start ``argv`` in a new pseudo-terminal; seconds until ``text`` is on its screen."""
+    return run_until_shown(argv, text, env)[0]
+
+
+def run_until_shown(argv: list[str], text: str, env: dict[str, str]) -> tuple[float, float]:
+    """Start ``argv`` in a new pseudo-terminal: seconds until ``text`` is on its screen, and
+    the CPU seconds the process had used by then (less sensitive to a busy machine)."""
+    import fcntl
+    import termios
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
+    needle = text.encode("utf-8")
+    seen = b""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+    )
+    os.close(slave)
+    try:
+        while True:
+            left = TIMEOUT_S - (time.perf_counter() - start)
+            if left <= 0:
+                raise NotMeasured(f"{text!r} was not on screen within {TIMEOUT_S:.0f} s")
+            ready, _, _ = select.select([master], [], [], min(left, 1.0))
+            if not ready:
+                if process.poll() is not None:
+                    raise NotMeasured(f"{argv[0]} exited ({process.returncode}) before showing {text!r}")
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError as exc:  # the child closed the terminal
+                raise NotMeasured(f"{argv[0]} closed its terminal before showing {text!r}") from exc
+            seen += chunk
+            if needle in _ESCAPES.sub(b"", seen):
+                elapsed = time.perf_counter() - start
+                os.kill(process.pid, signal.SIGSTOP)  # its CPU time as of now
+                return elapsed, _end(process)
+    finally:
+        if process.returncode is None:
+            _end(process)
+        os.close(master)
+
+
+def _end(process: subprocess.Popen[bytes]) -> float:
+    """Stop the measured process and anything it started (nothing of a person's is at stake:
+    the store is a generated one); the CPU seconds it used."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _pid, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime
+
+
+def add_marker(root: Path) -> None:
+    """A Global memory created before every other, so it is the list's first row."""
+    from store.memoryfile import Fields, render_new
+
+    fields = Fields(
+        title=MARKER_TITLE,
+        enabled=True,
+        source="user",
+        session_id=None,
+        created=datetime(2020, 1, 1, tzinfo=UTC),
+        updated=datetime(2020, 1, 1, tzinfo=UTC),
+    )
+    (root / "global" / "0000beef.md").write_bytes(render_new(fields, "First row.").encode("utf-8"))
+
+
+def terminal_first_paint(runs: int = 5) -> list[dict[str, Any]]:
+    """For each store size: the medians of ``runs`` cold starts of oda-tui and of a bare
+    Textual app, alternated, and the difference."""
+    results = []
+    with tempfile.TemporaryDirectory(prefix="oda-bench-tty-") as tmp:
+        base = Path(tmp)
+        env = {
+            **os.environ,
+            "TERM": "xterm-256color",
+            "COLORTERM": "truecolor",
+            # Never the person's own config or state.
+            "ODA_TUI_CONFIG": str(base / "config"),
+            "ODA_TUI_STATE": str(base / "state"),
+        }
+        env.pop("TEXTUAL", None)
+        # Python caches compiled modules on a person's machine (a wheel install compiles them
+        # up front); a sandbox that turns that off would time the compiler, not the app.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        bare = [sys.executable, "-c", BARE_APP]
+        run_until_shown(bare, BARE_LABEL, env)  # the page cache and .pyc files, for both
+        for memories, workspaces in STORES:
+            root = base / f"store-{memories}"
+            generate(root, memories, workspaces)
+            add_marker(root)
+            oda = oda_command(root)
+            drop_index(root)
+            run_until_shown(oda, MARKER_TITLE, env)
+            odas, bares = [], []
+            for _ in range(runs):
+                drop_index(root)
+                odas.append(run_until_shown(oda, MARKER_TITLE, env))
+                bares.append(run_until_shown(bare, BARE_LABEL, env))
+            oda_s = statistics.median(t for t, _cpu in odas)
+            bare_s = statistics.median(t for t, _cpu in bares)
+            oda_cpu = statistics.median(cpu for _t, cpu in odas)
+            bare_cpu = statistics.median(cpu for _t, cpu in bares)
+            results.append(
+                {
+                    "memories": memories,
+                    "workspaces": workspaces,
+                    "runs": runs,
+                    "bare_s": bare_s,
+                    "oda_s": oda_s,
+                    "over_bare_s": oda_s - bare_s,
+                    "target_s": TARGETS.get(memories),
+                    "bare_cpu_s": bare_cpu,
+                    "oda_cpu_s": oda_cpu,
+                    "over_bare_cpu_s": oda_cpu - bare_cpu,
+                    "oda_all_s": [t for t, _cpu in odas],
+                    "bare_all_s": [t for t, _cpu in bares],
+                }
+            )
+            print(f"  terminal: {memories} memories measured", file=sys.stderr)
+            shutil.rmtree(root, ignore_errors=True)
+    return results
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The terminal row as a Markdown table."""
+    lines = [
+        "| store (cold, in a pty) | bare Textual | oda-tui | over bare | target | CPU over bare |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        target = f"<= {r['target_s'] * 1000:.0f} ms" if r.get("target_s") else "-"
+        lines.append(
+            f"| {r['memories']:,} memories / {r['workspaces']} ws | {r['bare_s'] * 1000:.0f} ms "
+            f"| {r['oda_s'] * 1000:.0f} ms | {r['over_bare_s'] * 1000:+.0f} ms | {target} "
+            f"| {r['over_bare_cpu_s'] * 1000:+.0f} ms |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""The person's configuration: where things live, themes and keys."""

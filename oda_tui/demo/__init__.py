@@ -1,0 +1,1 @@
+"""The sample store of `oda-tui --demo` and the temporary folder it lives in."""

@@ -1,0 +1,174 @@
+"""The registry: every action of the app, with its binding id, label, default keys and place.
+
+Bindings (``BINDINGS``), the command palette and the help screen's key tables are all built
+from this table, so a label or a key is written once. Keys are Textual key names, comma
+separated; a person remaps them by id in ``keymap.yaml``.
+
+Whether a key works while a text field has the focus follows from the key itself: a printable
+character types into the field, anything else (``ctrl+n``, ``escape``) still runs its action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Place(Enum):
+    """Where an action applies; the value is the help screen's heading for it."""
+
+    APP = "Everywhere"
+    MAIN = "Everywhere on the main screen"
+    LIST = "In the memory list"
+    EDITOR = "In the editor"
+    HISTORY = "In History"
+    DELETED = "In Recently deleted"
+    PROBLEMS = "In Problems"
+    DUPLICATES = "In Duplicates"
+    REVIEW = "In Review"
+    SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
+    HELP = "In this help"
+    DIALOG = "In dialogs"
+    QUIT = "When quitting with unsaved edits"
+    CONFLICT = "When a memory changed on disk"
+    PICKER = "When choosing a scope"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a person can do with a key."""
+
+    id: str
+    """The binding id a keymap names (``memory.new``)."""
+    action: str
+    """The Textual action it runs on the node of its place (``new_memory``)."""
+    label: str
+    """Its name in the footer and the help."""
+    keys: str
+    """The default keys, comma separated (``d,delete``)."""
+    place: Place
+    show: bool = True
+    """Shown in the footer."""
+    palette: str | None = None
+    """Its name in the command palette (None: not in the palette)."""
+    hint: str = ""
+    """The palette's line under the name. Textual reads it as markup: never quote user text."""
+    priority: bool = False
+    """Checked before the focused widget's own keys."""
+
+
+ACTIONS: tuple[Action, ...] = (
+    # The main screen, in the order of use: the footer shows as many as fit, from the first.
+    Action("memory.new", "new_memory", "New", "n", Place.MAIN,
+           palette="New memory", hint="Start a new memory in the selected scope"),
+    Action("memory.toggle", "toggle", "On/off", "t", Place.MAIN,
+           palette="Turn the memory on or off", hint="Turned off memories are not sent to chats"),
+    Action("memory.delete", "delete", "Delete", "d,delete", Place.MAIN,
+           palette="Delete the memory", hint="It waits under Recently deleted"),
+    Action("list.filter", "filter", "Filter", "slash", Place.MAIN,
+           palette="Filter the memory list", hint="By title and text, as you type"),
+    Action("view.preview", "preview", "Preview", "p", Place.MAIN,
+           palette="Show the chat preview", hint="Exactly what a chat receives"),
+    Action("editor.save", "save", "Save", "ctrl+s", Place.MAIN,
+           palette="Save the memory", hint="Save the edits in the editor"),
+    Action("editor.revert", "revert", "Revert", "ctrl+r", Place.MAIN,
+           palette="Revert the edits", hint="Back to the text on disk"),
+    Action("view.back", "back", "Back", "escape", Place.MAIN),
+    Action("memory.history", "history", "History", "h", Place.MAIN,
+           palette="Show the history of the memory", hint="Every version, restore and undo"),
+    Action("app.help", "help", "Help", "question_mark,f1", Place.MAIN,
+           palette="Help: every key of the app", hint="Also ? and F1"),
+    Action("app.quit_key", "quit", "Quit", "q", Place.MAIN,
+           palette="Quit", hint="Asks first when there are unsaved edits"),
+    Action("view.review", "review", "Review", "r", Place.MAIN,
+           palette="Review what the agent saved", hint="Accept, edit, turn off or delete, with the diff"),
+    Action("view.problems", "problems", "Problems", "exclamation_mark", Place.MAIN,
+           palette="Problem files", hint="Files that are not used, and why"),
+    Action("view.deleted", "deleted", "Recently deleted", "x", Place.MAIN,
+           palette="Recently deleted", hint="Restore or purge deleted memories"),
+    Action("view.duplicates", "duplicates", "Duplicates", "D", Place.MAIN,
+           palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
+    Action("memory.copy", "copy_to", "Copy to…", "c", Place.MAIN,
+           palette="Copy the memory to another scope", hint="Global or a workspace"),
+    Action("memory.move", "move_to", "Move to…", "m", Place.MAIN,
+           palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
+    Action("memory.editor", "external_editor", "Open in $EDITOR", "e", Place.MAIN,
+           palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
+    # Everywhere: a key no text field takes.
+    Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, show=False, priority=True),
+    # The memory list.
+    Action("memory.edit", "choose", "Edit", "enter", Place.LIST),
+    Action("list.up", "cursor(-1)", "Up", "up", Place.LIST, show=False),
+    Action("list.down", "cursor(1)", "Down", "down", Place.LIST, show=False),
+    Action("list.page_up", "page(-1)", "Page up", "pageup", Place.LIST, show=False),
+    Action("list.page_down", "page(1)", "Page down", "pagedown", Place.LIST, show=False),
+    Action("list.first", "jump(0)", "First", "home", Place.LIST, show=False),
+    Action("list.last", "jump(-1)", "Last", "end", Place.LIST, show=False),
+    # The editor.
+    Action("editor.frontmatter", "frontmatter", "Frontmatter as YAML", "f2", Place.EDITOR),
+    # Sub-screens.
+    Action("history.restore", "restore", "Restore version", "r", Place.HISTORY),
+    Action("history.undo", "undo", "Undo chat change", "u", Place.HISTORY),
+    Action("history.close", "close", "Back", "escape,q,h", Place.HISTORY),
+    Action("deleted.restore", "restore", "Restore", "r", Place.DELETED),
+    Action("deleted.purge", "purge", "Purge for good", "x,delete", Place.DELETED),
+    Action("deleted.close", "close", "Back", "escape,q", Place.DELETED),
+    Action("problems.save", "save", "Save file", "ctrl+s", Place.PROBLEMS),
+    Action("problems.editor", "external", "Open in $EDITOR", "e", Place.PROBLEMS),
+    Action("problems.delete", "delete", "Delete file", "d,delete", Place.PROBLEMS),
+    Action("problems.close", "close", "Back", "escape", Place.PROBLEMS),
+    Action("duplicates.keep", "keep", "Keep, turn others off", "k", Place.DUPLICATES),
+    Action("duplicates.delete", "delete_others", "Delete others", "d,delete", Place.DUPLICATES),
+    Action("duplicates.close", "close", "Back", "escape,q", Place.DUPLICATES),
+    Action("review.accept", "accept", "Accept", "a", Place.REVIEW),
+    Action("review.edit", "edit", "Edit", "e", Place.REVIEW),
+    Action("review.off", "turn_off", "Turn off", "t", Place.REVIEW),
+    Action("review.delete", "delete", "Delete", "d,delete", Place.REVIEW),
+    Action("review.close", "close", "Back", "escape,q", Place.REVIEW),
+    Action("screen.help", "help", "Help", "question_mark,f1", Place.SCREENS),
+    Action("help.close", "dismiss", "Close help", "escape,q,question_mark,f1", Place.HELP),
+    # Dialogs.
+    Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),
+    Action("dialog.yes", "confirm", "Yes", "y", Place.DIALOG, show=False),
+    Action("dialog.no", "cancel", "No", "n", Place.DIALOG, show=False),
+    Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT, show=False),
+    Action("conflict.theirs", "choose('theirs')", "Reload theirs", "r", Place.CONFLICT),
+    Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
+    Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),
+)  # fmt: skip
+
+#: Keys Textual itself binds (the app, its text fields), listed in the help before a place's
+#: own actions; they have no binding id of ours to remap.
+BUILT_IN_KEYS: dict[Place, tuple[tuple[str, str], ...]] = {
+    Place.APP: (
+        ("ctrl+p", "Command palette: actions, scopes, memories"),
+        ("tab,shift+tab", "Next / previous pane or field"),
+    ),
+    Place.EDITOR: (
+        ("tab,shift+tab", "Next / previous field"),
+        ("space,enter", "On the switch: on or off, saved with the edits (Ctrl+S)"),
+        ("ctrl+z,ctrl+y", "Undo / redo typing in the text"),
+        ("ctrl+x,ctrl+c,ctrl+v", "Cut / copy / paste"),
+    ),
+}
+
+#: The help's tables on the main screen, in order.
+MAIN_HELP = (
+    Place.MAIN,
+    Place.APP,
+    Place.LIST,
+    Place.EDITOR,
+    Place.HISTORY,
+    Place.DELETED,
+    Place.PROBLEMS,
+    Place.DUPLICATES,
+    Place.REVIEW,
+    Place.SCREENS,
+    Place.DIALOG,
+    Place.QUIT,
+    Place.CONFLICT,
+    Place.PICKER,
+)
+
+#: Every binding id a keymap may name.
+ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)

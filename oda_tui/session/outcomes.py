@@ -1,0 +1,117 @@
+"""What became of a change a person asked for: one message class per outcome.
+
+An operation runs in the session's worker; the message goes back to the node that asked, after
+the session has published the store as the change left it (``state``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from store import MemoryStore
+    from store.model import Memory, Scope
+
+    from ..secret_check import SecretFound
+    from .session import StoreState
+
+
+class Outcome(Message):
+    """The base of every outcome; ``state`` is the store right after the operation."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: StoreState | None = None
+
+
+class Done(Outcome):
+    """A change went through; ``text`` (if any) says what was done."""
+
+    def __init__(self, text: str | None = None) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Refused(Outcome):
+    """A change was refused (or failed); ``error`` says why, in the store's words."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+class Saved(Outcome):
+    """The editor's changes to a memory were saved; ``sent`` is the (title, text) sent."""
+
+    def __init__(self, memory: Memory, note: str | None, sent: tuple[str, str]) -> None:
+        super().__init__()
+        self.memory = memory
+        self.note = note
+        self.sent = sent
+
+
+class Created(Outcome):
+    """A new memory was saved from the editor."""
+
+    def __init__(self, memory: Memory, scope: Scope, sent: tuple[str, str]) -> None:
+        super().__init__()
+        self.memory = memory
+        self.scope = scope
+        self.sent = sent
+
+
+class SaveRefused(Refused):
+    """The store refused a save from the editor; the edits stay on screen."""
+
+
+class SecretHeld(Outcome):
+    """A save stopped before writing: the text looks like a secret. ``retry`` saves anyway."""
+
+    def __init__(self, found: SecretFound, retry: Operation) -> None:
+        super().__init__()
+        self.found = found
+        self.retry = retry
+
+
+class Toggled(Outcome):
+    """A memory was turned on or off."""
+
+    def __init__(self, memory: Memory) -> None:
+        super().__init__()
+        self.memory = memory
+
+
+class ToggleRefused(Refused):
+    """Turning a memory on or off was refused; ``enabled`` is what was asked."""
+
+    def __init__(self, error: str, memory_id: str, enabled: bool) -> None:
+        super().__init__(error)
+        self.memory_id = memory_id
+        self.enabled = enabled
+
+
+class Deleted(Outcome):
+    """A memory was deleted (it waits under Recently deleted)."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title = title
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One change: ``change`` runs under the store lock in a worker; ``done`` turns its result
+    into the outcome, ``refused`` an error into one."""
+
+    change: Callable[[MemoryStore], Any]
+    done: Callable[[Any], Outcome]
+    refused: Callable[[str], Outcome] = Refused
+
+
+def simple(change: Callable[[MemoryStore], Any], text: str | None = None) -> Operation:
+    """An operation whose success is a ``Done`` saying ``text``."""
+    return Operation(change, lambda _result: Done(text))

@@ -1,0 +1,218 @@
+"""The store session: owns the store, the lock, the workers that call the store, the latest
+snapshot, the refresh loop that follows the disk, and the garbage-collector policy; it
+announces every new picture of the store on ``changed`` (a Textual ``Signal``)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.signal import Signal
+
+from store import MemoryStore, StoreError
+from store.model import ChatMemory, Scope
+
+from .snapshot import Snapshot, take_snapshot
+from .watcher import DiskWatcher
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.message_pump import MessagePump
+
+    from .outcomes import Operation, Outcome
+
+
+@dataclass(frozen=True)
+class StoreState:
+    """A picture of the store, taken in a worker: the snapshot (None when the read failed) and
+    what a chat in ``preview_scope`` receives."""
+
+    snapshot: Snapshot | None
+    preview_scope: Scope
+    preview: ChatMemory | None
+    initial: bool = False
+    """The first read, at start-up."""
+    outside: bool = False
+    """Read again after changes made outside the app."""
+    error: str | None = None
+    changed: set[Path] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class PreviewState:
+    """What a chat in ``scope`` receives, read after the person moved there."""
+
+    scope: Scope
+    preview: ChatMemory
+
+
+class StoreSession:
+    """The one store of the app and everything that touches it off the UI thread."""
+
+    def __init__(self, app: App[object], root: Path, workspace: Scope = None, *, watch: bool = True) -> None:
+        self.app = app
+        self.root = Path(root)
+        self.store = MemoryStore(self.root)
+        #: Every store call runs in a worker thread holding this lock.
+        self.lock = threading.RLock()
+        #: The ``--workspace`` asked for: listed even before it holds a memory.
+        self.requested_workspace = workspace
+        #: The scope whose chat text is read with every new picture (the one shown).
+        self.preview_scope: Scope = workspace
+        self.watcher: DiskWatcher | None = DiskWatcher(self.root, app) if watch else None
+        self.snapshot: Snapshot | None = None
+        self.loaded = False
+        #: Every new picture of the store (load, outside change, operation), on the UI thread.
+        self.changed: Signal[StoreState] = Signal(app, "store-changed")
+        #: A chat text read for a scope the person moved to.
+        self.preview_read: Signal[PreviewState] = Signal(app, "preview-read")
+        self._refresh_running = False
+
+    # -- starting and stopping ----------------------------------------------------------------
+
+    def start(self) -> None:
+        """Read the store and start following the disk."""
+        self.app.run_worker(self._load, thread=True, group="load", exit_on_error=False)
+        if self.watcher is not None:
+            self.app.run_worker(self.watcher.run, thread=True, group="watcher", exit_on_error=False)
+
+    def stop(self) -> None:
+        """Stop following the disk; the loaded store may be collected again."""
+        if self.watcher is not None:
+            self.watcher.stop()
+        gc.unfreeze()
+
+    # -- workers ---------------------------------------------------------------------------
+
+    def _load(self) -> None:
+        scope = self.preview_scope
+        # The load makes tens of thousands of objects and no garbage cycles: the collector
+        # would only walk them again and again while they are made.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            with self.lock:
+                snapshot = take_snapshot(self.store, self.requested_workspace)
+        except Exception as exc:  # a broken store must still show a message, not a trace
+            self._post(StoreState(None, scope, None, initial=True, error=str(exc)))
+            return
+        finally:
+            if collecting:
+                gc.enable()
+        # The list first; what a chat receives (the whole text, built) comes right after.
+        self._post(StoreState(snapshot, scope, None, initial=True))
+        self._read_and_post_preview(scope)
+
+    def files_changed(self) -> None:
+        """The watcher saw changes: refresh, unless a refresh is already collecting them."""
+        if not self.loaded or self._refresh_running:
+            return
+        self._refresh_running = True
+        self.app.run_worker(self._refresh, thread=True, group="refresh", exit_on_error=False)
+
+    def _refresh(self) -> None:
+        """Apply outside changes: re-read only the changed paths and paint at once; a burst
+        waits for quiet so it costs one repaint (changes arriving meanwhile wait for the next
+        refresh, which ``_publish`` starts)."""
+        watcher = self.watcher
+        changed: set[Path] = set()
+        scope = self.preview_scope
+        snapshot = preview = None
+        taken = 0
+        try:
+            while watcher is not None:
+                paths = watcher.take()
+                taken += len(paths)
+                if paths:
+                    with self.lock:
+                        changed |= self.store.refresh(paths)
+                # A save or two paints at once; a burst (a git checkout) is let finish first,
+                # so it costs one repaint, not one per batch.
+                wait = watcher.settle_time(taken) - watcher.quiet_for()
+                if wait > 0:
+                    time.sleep(wait)
+                    continue
+                if not watcher.has_pending:
+                    break
+            if changed:
+                with self.lock:
+                    snapshot = take_snapshot(self.store, self.requested_workspace)
+                    preview = self._read_preview(scope)
+        except Exception as exc:  # keep watching even if one refresh fails
+            self._post(StoreState(None, scope, None, outside=True, error=str(exc), changed=changed))
+            return
+        self._post(StoreState(snapshot, scope, preview, outside=True, changed=changed))
+
+    def run(self, operation: Operation, reply_to: MessagePump) -> None:
+        """Run one change in a worker; the store is published as it left it, then the outcome
+        goes to ``reply_to``."""
+        self.app.run_worker(
+            lambda: self._run(operation, reply_to), thread=True, group="ops", exit_on_error=False
+        )
+
+    def _run(self, operation: Operation, reply_to: MessagePump) -> None:
+        scope = self.preview_scope
+        with self.lock:
+            try:
+                outcome = operation.done(operation.change(self.store))
+            except StoreError as exc:
+                outcome = operation.refused(str(exc))
+            except Exception as exc:  # shown to the person rather than crashing the app
+                outcome = operation.refused(f"The change could not be made: {exc}")
+            snapshot = take_snapshot(self.store, self.requested_workspace)
+            preview = self._read_preview(scope)
+        self.app.call_later(self._deliver, StoreState(snapshot, scope, preview), outcome, reply_to)
+
+    def read_preview(self, scope: Scope) -> None:
+        """Read what a chat for ``scope`` receives (published on ``preview_read``)."""
+        self.preview_scope = scope
+        self.app.run_worker(
+            lambda: self._read_and_post_preview(scope),
+            thread=True,
+            group="preview",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def _read_and_post_preview(self, scope: Scope) -> None:
+        with self.lock:
+            preview = self._read_preview(scope)
+        if preview is not None:
+            self.app.call_later(self.preview_read.publish, PreviewState(scope, preview))
+
+    def _read_preview(self, scope: Scope) -> ChatMemory | None:
+        try:
+            return self.store.chat_memory(scope)
+        except StoreError:
+            return None
+
+    # -- on the UI thread ----------------------------------------------------------------------
+
+    def _post(self, state: StoreState) -> None:
+        self.app.call_later(self._publish, state)
+
+    def _publish(self, state: StoreState) -> None:
+        if state.initial:
+            self.loaded = True
+            # What is loaded now lives as long as the app: keep it out of the collector's full
+            # passes, which otherwise stall the UI for ~80 ms at 10,000 memories.
+            self.app.call_after_refresh(gc.freeze)
+        if state.outside:
+            self._refresh_running = False
+        if state.snapshot is not None:
+            self.snapshot = state.snapshot
+        self.changed.publish(state)
+        if self.watcher is not None and self.watcher.has_pending:
+            self.files_changed()
+
+    def _deliver(self, state: StoreState, outcome: Outcome, reply_to: MessagePump) -> None:
+        self._publish(state)
+        outcome.state = state
+        if not reply_to.is_attached and self.app.screen_stack:
+            # Closed meanwhile (a sub-screen left at once): the base screen says what happened.
+            reply_to = self.app.screen_stack[0]
+        reply_to.post_message(outcome)

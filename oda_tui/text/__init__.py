@@ -1,0 +1,1 @@
+"""Text helpers: safe display of user text, numbers and moments in words, diffs, glyphs."""

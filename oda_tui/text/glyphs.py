@@ -1,0 +1,83 @@
+"""The symbols the app draws, with a plain ASCII stand-in for terminals that cannot show them.
+
+The Linux console (``TERM=linux``) and non-UTF-8 locales show ``⭘ ⚠ ≡ ≈ ⏎ ▊`` as boxes or
+nothing; there the app draws ``* ! = ~ Enter |`` instead. ``ODA_TUI_ASCII=1`` forces the ASCII
+set, ``ODA_TUI_ASCII=0`` the Unicode one.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+from collections.abc import Mapping
+
+UNICODE: Mapping[str, str] = {
+    "app": "⭘",
+    "problem": "⚠",
+    "duplicate": "≡",
+    "about": "≈",
+    "enter": "⏎",
+    "settings": "⚙",
+    "secret": "✱",
+    "draft": "●",
+    "ignored": "·",
+}
+
+ASCII: Mapping[str, str] = {
+    "app": "*",
+    "problem": "!",
+    "duplicate": "=",
+    "about": "~",
+    "enter": "Enter",
+    "settings": "#",
+    "secret": "$",
+    "draft": "*",
+    "ignored": "-",
+}
+
+# Terminals known to lack the symbols above whatever the locale says.
+_ASCII_TERMS = ("linux", "vt100", "vt102", "vt220", "dumb", "cons25")
+
+
+def terminal_is_ascii(environ: Mapping[str, str] | None = None) -> bool:
+    """True when the terminal is not expected to show the app's Unicode symbols."""
+    env = os.environ if environ is None else environ
+    forced = env.get("ODA_TUI_ASCII", "").strip().lower()
+    if forced in ("1", "yes", "true", "on"):
+        return True
+    if forced in ("0", "no", "false", "off"):
+        return False
+    if env.get("TERM", "").lower().startswith(_ASCII_TERMS):
+        return True
+    encoding = locale.getpreferredencoding(False).lower().replace("-", "").replace("_", "")
+    return encoding not in ("utf8", "utf16", "utf32")
+
+
+_ascii = terminal_is_ascii()
+
+
+def use_ascii(on: bool) -> None:
+    """Switch between the ASCII and the Unicode set (start-up decides; tests switch)."""
+    global _ascii
+    _ascii = on
+
+
+def ascii_only() -> bool:
+    """True when the ASCII set is in use."""
+    return _ascii
+
+
+def glyph(name: str) -> str:
+    """The symbol called ``name`` in the set in use."""
+    return (ASCII if _ascii else UNICODE)[name]
+
+
+# Textual's key symbols, in words.
+_KEY_WORDS = {"⏎": "Enter", "↑": "Up", "↓": "Down", "←": "Left", "→": "Right", "⌫": "Backspace"}
+
+
+def ascii_key(shown: str) -> str:
+    """A key as Textual displays it, with its symbols spelled out (``⏎`` -> ``Enter``)."""
+    for symbol, word in _KEY_WORDS.items():
+        shown = shown.replace(symbol, word)
+    return shown

@@ -1,0 +1,68 @@
+"""Plain-text helpers: user text never reaches the terminal as markup or control codes.
+
+A control character is shown, never dropped and never sent raw: ESC reads ``␛`` (``^[`` on an
+ASCII terminal), a C1 code such as 0x9b reads ``\\x9b``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from .glyphs import ascii_only
+
+
+def _table(pictures: bool, *, keep_layout: bool) -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20):
+        if keep_layout and code in (0x09, 0x0A):
+            continue
+        table[code] = chr(0x2400 + code) if pictures else "^" + chr(0x40 + code)
+    table[0x7F] = "\u2421" if pictures else "^?"
+    for code in range(0x80, 0xA0):
+        table[code] = f"\\x{code:02x}"
+    return table
+
+
+# One line keeps no layout: a newline or tab becomes a space (below) before the table applies.
+_BLOCK = {True: _table(True, keep_layout=True), False: _table(False, keep_layout=True)}
+_LINE = {True: _table(True, keep_layout=False), False: _table(False, keep_layout=False)}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def has_controls(text: str) -> bool:
+    """True when ``text`` holds a control character a view would show as a picture."""
+    return _CONTROL.search(text) is not None
+
+
+def clean_block(text: str) -> str:
+    """Text for a multi-line view: tabs and newlines kept, other controls shown visibly."""
+    return text.translate(_BLOCK[not ascii_only()])
+
+
+def clean_line(text: str) -> str:
+    """Text for a one-line view: newlines and tabs become spaces, other controls shown visibly."""
+    text = text.replace("\r\n", " ").replace("\n", " ").replace("\t", " ")
+    return text.translate(_LINE[not ascii_only()])
+
+
+def restore_controls(edited: str, original: str) -> str:
+    """Edited text with the pictures of ``original``'s control characters turned back into them.
+
+    The editor shows ``␛`` for an ESC; saving an edit must not turn the ESC into ``␛``. A
+    picture the original already held as written text is left as it is.
+    """
+    if not has_controls(original):
+        return edited
+    table = _BLOCK[not ascii_only()]
+    for control in sorted(set(_CONTROL.findall(original)), key=lambda c: -len(table[ord(c)])):
+        shown = table[ord(control)]
+        if shown not in original:
+            edited = edited.replace(shown, control)
+    return edited
+
+
+def plain(text: str, style: str = "") -> Text:
+    """A Rich ``Text`` of one line of user text, never parsed as markup."""
+    return Text(clean_line(text), style=style, no_wrap=True, overflow="ellipsis")

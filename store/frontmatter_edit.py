@@ -1,0 +1,82 @@
+"""The frontmatter block as written: read it, check it with the store's own messages, write it.
+
+A person can edit the block itself (every field, unknown keys and comments as they wrote them);
+the text below it is kept byte for byte, and the write is one of the store's transactions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import history
+from . import messages as msg
+from .commit import NewVersion
+from .errors import StoreError
+from .limits import Limits
+from .memoryfile import FileProblem, parse_text
+from .model import Memory, Scope
+from .rules import (
+    check_encodable,
+    check_scope,
+    check_size,
+    check_via,
+    length_refusal,
+    refuse,
+    secret_refusal,
+    title_refusal,
+)
+
+if TYPE_CHECKING:
+    from .changes import Changes
+
+
+def with_block(block: str, body: str) -> str:
+    """A memory file's content from a frontmatter block and the body after its closing line."""
+    block = block.replace("\r\n", "\n").strip("\n")
+    return "---\n" + (block + "\n" if block else "") + "---\n" + body
+
+
+def block_problem(block: str, text: str, limits: Limits) -> str | None:
+    """The store's own message for what is wrong with ``block`` over ``text``, or None.
+
+    A file problem reads as the spec's problem message (``The frontmatter is not valid YAML:
+    …``); a title or text over its limit reads as the change message.
+    """
+    content = with_block(block, f"\n{text}\n")
+    if len(content.encode("utf-8", "surrogatepass")) > limits.file_max_bytes:  # before parsing
+        return msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes)
+    parsed = parse_text(content, history.READ_LIMITS)
+    if isinstance(parsed, FileProblem):
+        return parsed.message
+    refusal = title_refusal(parsed.fields.title, limits) or length_refusal(parsed.text, limits)
+    return None if refusal is None else str(refusal)
+
+
+def change_frontmatter(
+    changes: Changes, scope: Scope, memory_id: str, block: str, *, via: str, allow_secret: bool
+) -> Memory:
+    """``MemoryStore.change_frontmatter``: one transaction of ``changes``."""
+    check_scope(scope)
+    check_via(via)
+    check_encodable(block)
+    with changes._transaction(scope, memory_id):
+        doc, raw = changes._current(scope, memory_id)
+        content = with_block(block, doc.body)
+        data = content.encode("utf-8")
+        limits = changes.sync.limits
+        check_size(data, limits)
+        parsed = parse_text(content, history.READ_LIMITS)
+        if isinstance(parsed, FileProblem):
+            raise StoreError(parsed.message)
+        fields = parsed.fields
+        refuse(title_refusal(fields.title, limits) or length_refusal(parsed.text, limits))
+        if not allow_secret:
+            refuse(secret_refusal(fields.title, parsed.text, before=(doc.fields.title, doc.text)))
+        changes._record_outside(scope, memory_id, doc)
+        if fields.enabled:
+            before = (doc.fields.title, doc.text) if doc.fields.enabled else None
+            changes.budget.check_tokens(scope, memory_id, before, (fields.title, parsed.text))
+        version = None
+        if fields.title != doc.fields.title:
+            version = NewVersion(changes.now(), via, fields.title, parsed.text, fields.source)
+        return changes._commit(scope, memory_id, data, seen=raw, version=version)
