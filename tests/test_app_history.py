@@ -62,3 +62,26 @@ async def test_history_restore_and_undo(tmp_path: Path) -> None:
         await pilot.press("u")
         await settle(pilot)
         assert [n.message for n in app._notifications][-1] == "There is no change from a chat to undo."
+
+
+async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    memory = store.create(GLOBAL, "Style", "First text.")
+    store.change(GLOBAL, memory.id, text="From a chat.", via="chat")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        with app.session.lock:  # the undo waits for the store while the person leaves
+            await pilot.press("u")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is screen
+        await settle(pilot)
+        assert MemoryStore(root).get(GLOBAL, memory.id).text == "First text."
+        assert screen.editor.text_area.text == "First text."
+        messages = [n.message for n in app._notifications]
+        assert "Undid the newest change from a chat." in messages

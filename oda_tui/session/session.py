@@ -212,4 +212,7 @@ class StoreSession:
     def _deliver(self, state: StoreState, outcome: Outcome, reply_to: MessagePump) -> None:
         self._publish(state)
         outcome.state = state
+        if not reply_to.is_attached and self.app.screen_stack:
+            # Closed meanwhile (a sub-screen left at once): the base screen says what happened.
+            reply_to = self.app.screen_stack[0]
         reply_to.post_message(outcome)

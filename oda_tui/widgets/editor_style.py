@@ -22,5 +22,7 @@ EDITOR_CSS = """
     MemoryEditor #frontmatter { display: none; }
     MemoryEditor.-raw #frontmatter { display: block; }
     MemoryEditor.-raw #title-head, MemoryEditor.-raw #title, MemoryEditor.-raw #meta-row { display: none; }
+    MemoryEditor #enabled-note { color: $text-muted; width: 1fr; }
+    MemoryEditor.-new #enabled-note { display: none; }
     MemoryEditor #tokens { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
 """
