@@ -1,7 +1,8 @@
 """Review of what the agent saved: the data half (no Textual here).
 
-A memory waits for review when Oda saved it itself (``source: ai``) and a chat created or
-changed it since the person last reviewed it: its newest version's source is ``chat``, that
+A memory waits for review when a chat created or changed it since the person last reviewed it,
+whoever first saved it (an agent's change to the person's own memory matters most): its newest
+version's source is ``chat``, that
 version is newer than the review mark, and the file still holds that version's title and text
 (an edit made since, here or in an editor, is the person's own and needs no review).
 
@@ -204,7 +205,7 @@ def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path:
 
 
 def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[ReviewItem]:
-    """Memories saved by the agent that a chat created or changed since the last review.
+    """Memories a chat (the agent) created or changed since the last review.
 
     Global first, then by workspace key, each in the store's (created, id) order. Only the
     newest two versions of a candidate are read: the history folder listing says which.
@@ -214,8 +215,6 @@ def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[Revi
     for scope in [None, *store.workspaces()]:
         marks = _marks_of(data, store, scope)
         for memory in store.memories(scope):
-            if memory.source != "ai":
-                continue
             item = _pending(store, memory, marks.get(memory.id))
             if item is not None:
                 found.append(item)

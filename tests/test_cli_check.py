@@ -75,7 +75,11 @@ def test_check_review_counts_what_the_agent_saved(tmp_path: Path) -> None:
         run_cli("check", "--root", root, env=env).out,
     ) == (0, "")
     r = run_cli("check", "--root", root, "--review", env=env)
-    assert (r.code, r.out, r.err) == (1, "2 memories saved by the agent are waiting for review.\n", "")
+    assert (r.code, r.out, r.err) == (
+        1,
+        "2 memories the agent saved or changed are waiting for review.\n",
+        "",
+    )
     doc = run_cli("check", "--root", root, "--review", "--json", env=env).json()
     assert doc["ok"] is False and doc["review"] == 2
     assert [(f["kind"], f["path"]) for f in doc["findings"]] == [
@@ -84,7 +88,7 @@ def test_check_review_counts_what_the_agent_saved(tmp_path: Path) -> None:
     ]
     mark_reviewed(store, GLOBAL, first.id, path=state / "review.json")
     r = run_cli("check", "--root", root, "--review", env=env)
-    assert (r.code, r.out) == (1, "1 memory saved by the agent is waiting for review.\n")
+    assert (r.code, r.out) == (1, "1 memory the agent saved or changed is waiting for review.\n")
     mark_reviewed(store, "proj", second.id, path=state / "review.json")
     r = run_cli("check", "--root", root, "--review", env=env)
     assert (r.code, r.out) == (0, "")

@@ -75,14 +75,25 @@ def test_agent_change_after_review_waits_again_with_the_diff(store: MemoryStore)
 
 
 def test_what_does_not_wait(store: MemoryStore) -> None:
-    user = store.create(GLOBAL, "Mine", "I wrote this")  # source user
+    store.create(GLOBAL, "Mine", "I wrote this")  # source user: no chat changed it
     ai_settings = store.create(GLOBAL, "Set", "Saved in settings", source="ai")  # not by a chat
     ai_chat = store.create(GLOBAL, "Chat", "Saved by chat", source="ai", via="chat")
-    store.change(GLOBAL, user.id, text="changed by chat", via="chat")  # a user memory: never
     store.change(GLOBAL, ai_chat.id, text="fixed by the person")  # the person edited after the chat
     assert pending_review(store) == []
     store.change(GLOBAL, ai_settings.id, text="now a chat changed it", via="chat")
     assert [i.memory.id for i in pending_review(store)] == [ai_settings.id]
+
+
+def test_a_chat_change_to_the_persons_own_memory_waits(store: MemoryStore) -> None:
+    mine = store.create(GLOBAL, "Mine", "I wrote this")  # source user
+    store.change(GLOBAL, mine.id, text="changed by chat", via="chat")
+    items = pending_review(store)
+    assert [(i.memory.id, i.before_text, i.after_text) for i in items] == [
+        (mine.id, "I wrote this", "changed by chat")
+    ]
+    assert not items[0].created_by_agent
+    store.change(GLOBAL, mine.id, text="the person's own again")  # edited since: nothing to review
+    assert pending_review(store) == []
 
 
 def test_undo_of_the_agent_change_clears_it(store: MemoryStore) -> None:

@@ -80,8 +80,8 @@ def review(store: MemoryStore) -> list[Finding]:
 def review_line(count: int) -> str:
     """The summary line ``--review`` prints."""
     if count == 1:
-        return "1 memory saved by the agent is waiting for review."
-    return f"{count} memories saved by the agent are waiting for review."
+        return "1 memory the agent saved or changed is waiting for review."
+    return f"{count} memories the agent saved or changed are waiting for review."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

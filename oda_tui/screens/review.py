@@ -36,7 +36,7 @@ def what_happened(item: ReviewItem) -> str:
 
 
 class ReviewScreen(SubScreen):
-    """Memories saved by the agent that a chat created or changed since the last review."""
+    """Memories a chat (the agent) created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
     BINDINGS = bindings(Place.REVIEW) + bindings(Place.SCREENS)
@@ -64,7 +64,7 @@ class ReviewScreen(SubScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.sub_title = "Saved by the agent, waiting for review"
+        self.sub_title = "Saved or changed by the agent, waiting for review"
         self.query_one("#review-list", OptionList).border_title = "To review"
         self.load()
 
