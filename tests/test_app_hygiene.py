@@ -261,6 +261,30 @@ async def test_review_accept_turn_off_and_delete(tmp_path: Path, state_folder: P
         await wait_until(pilot, lambda: "to review" not in screen.sub_title, "the review hint to go")
 
 
+async def test_review_shows_a_chat_change_to_the_persons_own_memory(
+    tmp_path: Path, state_folder: Path
+) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    mine = store.create(GLOBAL, "Tea", "Green tea, no sugar.")  # saved by the person
+    store.change(GLOBAL, mine.id, text="Black tea, two sugars.", via="chat")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        assert "1 to review (press r)" in screen.sub_title
+        await pilot.press("r")
+        view = app.screen
+        assert isinstance(view, ReviewScreen)
+        await settle(pilot)
+        assert [i.memory.id for i in view.items] == [mine.id]
+        head = static_text(view.query_one("#review-head"))
+        assert "“Tea” in Global, saved by you." in head and "Changed by a chat" in head
+        diff = view.query_one("#review-diff", Static).content
+        assert isinstance(diff, Text)
+        assert diff.plain == word_diff("Green tea, no sugar.", "Black tea, two sugars.").plain
+
+
 async def test_review_edit_opens_the_memory_in_the_editor(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     _, (_, changed, _) = review_store(root)

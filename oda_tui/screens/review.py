@@ -23,6 +23,7 @@ from ..text.diffing import word_diff
 from ..text.format import full_moment
 from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
+from ..text.words import saved_by
 from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 
@@ -118,7 +119,7 @@ class ReviewScreen(SubScreen):
         memory = item.memory
         session = f" (chat {clean_line(memory.session_id)})" if memory.session_id else ""
         head = [
-            f"“{clean_line(memory.title)}” in {scope_label(memory.scope)}, saved by the agent{session}.",
+            f"“{clean_line(memory.title)}” in {scope_label(memory.scope)}, {saved_by(memory.source)}{session}.",
             f"{what_happened(item).capitalize()} on {full_moment(item.newest.moment)}.",
         ]
         if item.created_by_agent:
