@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import app_bench, measure, terminal
+from . import app_bench, mcp_bench, measure, terminal
 from .generate import generate
 
 WORKSPACES = {1000: 1, 10000: 100, 50000: 500}
@@ -83,6 +83,15 @@ def _cold_visible(root: Path, runs: int) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def _mcp_rows(r: dict[str, Any], root: Path, largest: str, quick: bool) -> None:
+    try:
+        r.update(mcp_bench.round_trips(root, largest, 10 if quick else 40))
+    except app_bench.NotMeasured as exc:
+        r["mcp_not_measured"] = str(exc)
+    except Exception as exc:  # noqa: BLE001 - report, never fake
+        r["mcp_not_measured"] = f"{type(exc).__name__}: {exc}"
+
+
 def _app_rows(r: dict[str, Any], root: Path, largest: str, quick: bool) -> None:
     rows = (
         ("first_paint", lambda: app_bench.first_paint(root, largest, 1 if quick else 3)),
@@ -129,6 +138,11 @@ ROWS: list[tuple[str, str, str]] = [
     ("app: filter keystroke max", "filter_max_s", "ms"),
     ("app: watch latency p50", "watch_p50_s", "ms"),
     ("app: watch latency p95  (target <= 150 ms)", "watch_p95_s", "ms"),
+    ("mcp: memory_list round trip p50 (stdio)", "mcp_memory_list_p50_s", "ms"),
+    ("mcp: memory_list round trip p95", "mcp_memory_list_p95_s", "ms"),
+    ("  memories it lists (Global + largest workspace)", "mcp_listed", "n"),
+    ("mcp: memory_change round trip p50 (stdio)", "mcp_memory_change_p50_s", "ms"),
+    ("mcp: memory_change round trip p95", "mcp_memory_change_p95_s", "ms"),
 ]
 
 
@@ -141,6 +155,8 @@ def _cell(r: dict[str, Any], key: str, unit: str) -> str:
         return "-"
     if unit == "ms":
         return f"{value * 1000:.1f}"
+    if unit == "n":
+        return f"{value:,}"
     if unit == "x":
         return f"{value:.3f}" if value < 0.1 else f"{value:.2f}"
     return f"{value:.1f}"
@@ -176,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 1,000 memories, few runs")
     parser.add_argument("--sizes", help="comma-separated store sizes (default 1000,10000,50000)")
     parser.add_argument("--no-app", action="store_true", help="skip the app measurements")
+    parser.add_argument("--no-mcp", action="store_true", help="skip the MCP server's round trips")
     parser.add_argument(
         "--terminal-only",
         action="store_true",
@@ -203,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         # The app runs last: Textual's objects in this process would slow the store's loads.
         for r in results:
             root = Path(r.pop("_root"))
+            if not args.no_mcp:
+                _mcp_rows(r, root, str(r["largest_workspace"]), args.quick)
             if not args.no_app:
                 _app_rows(r, root, str(r["largest_workspace"]), args.quick)
             shutil.rmtree(root, ignore_errors=True)

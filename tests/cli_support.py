@@ -6,15 +6,17 @@ import json
 import os
 import subprocess
 import sys
+import termios
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from store import GLOBAL, MemoryStore
 
-UNKNOWN_ID = (
-    'No memory with the id "{id}" exists in this chat\'s memory. Call memory_list for the current ids.\n'
-)
+
+def unknown_id(memory_id: str, where: str, listing: str = "oda-tui list") -> str:
+    """The command line's refusal of an id that is not there (words for a person, not a chat)."""
+    return f'No memory has the id "{memory_id}" {where}; {listing} shows the ids.\n'
 
 
 @dataclass
@@ -70,3 +72,32 @@ def build_sample(root: Path) -> Sample:
     proj = s.create("proj", "Test runner", "Use pytest.", via="chat").id
     s.change("proj", proj, text="Use pytest -q.", via="chat")
     return Sample(root, reply, agent, proj)
+
+
+def run_cli_on_terminal(*args: str | Path, env: dict[str, str] | None = None) -> Result:
+    """``run_cli`` with stdout on a pseudo-terminal (as a person at a shell sees it)."""
+    environ = {k: v for k, v in os.environ.items() if k != "ODA_HOME"}
+    environ.update(env or {})
+    master, slave = os.openpty()
+    # Output as written: no newline turned into CR LF on the way.
+    attrs = termios.tcgetattr(slave)
+    attrs[1] &= ~termios.OPOST
+    termios.tcsetattr(slave, termios.TCSANOW, attrs)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "oda_tui", *map(str, args)], stdout=slave, stderr=subprocess.PIPE, env=environ
+    )
+    os.close(slave)
+    out = bytearray()
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the command ended and closed the terminal
+            break
+        if not data:
+            break
+        out += data
+    os.close(master)
+    err = child.stderr.read().decode("utf-8") if child.stderr else ""
+    code = child.wait(timeout=60)
+    assert "Traceback" not in err, err
+    return Result(code, bytes(out), err)

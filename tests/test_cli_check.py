@@ -7,6 +7,8 @@ from pathlib import Path
 from cli_support import build_sample, run_cli
 from conftest import write_raw
 
+from store import MemoryStore
+
 
 def test_check_of_a_clean_store_exits_0(tmp_path: Path) -> None:
     s = build_sample(tmp_path / "oda")
@@ -87,3 +89,24 @@ def test_check_review_counts_what_the_agent_saved(tmp_path: Path) -> None:
     r = run_cli("check", "--root", root, "--review", env=env)
     assert (r.code, r.out) == (0, "")
     assert run_cli("check", "--root", root, "--review", "--json", env=env).json()["review"] == 0
+
+
+def test_check_lists_a_key_written_twice_and_enabled_yes_as_problems(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    twice = write_raw(
+        s.root / "global" / "0000000b.md",
+        "---\ntitle: First\ntitle: Second\nenabled: true\nsource: user\n---\n\nText.\n",
+    )
+    yes = write_raw(
+        s.root / "workspaces" / "proj" / "0000000c.md",
+        "---\ntitle: Yes\nenabled: yes\nsource: user\n---\n\nText.\n",
+    )
+    r = run_cli("check", "--root", s.root)
+    assert r.code == 1, r.out
+    problems = {str(p.path): p.message for p in MemoryStore(s.root).problems()}
+    assert r.out.splitlines() == [f"{twice}: {problems[str(twice)]}", f"{yes}: {problems[str(yes)]}"]
+    doc = run_cli("check", "--root", s.root, "--json").json()
+    assert [(f["kind"], f["path"]) for f in doc["findings"]] == [
+        ("problem", str(twice)),
+        ("problem", str(yes)),
+    ]

@@ -45,3 +45,15 @@ def test_context_json_and_the_limit_from_settings(tmp_path: Path) -> None:
 def test_context_of_an_empty_store_is_empty(tmp_path: Path) -> None:
     r = run_cli("context", home=tmp_path)  # the platform folder, not there yet: no note
     assert (r.code, r.out_bytes, r.err) == (0, b"", "≈ 0 / 8,000 tokens\n")
+
+
+def test_context_of_a_workspace_that_does_not_exist_names_it_on_stderr(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    store = MemoryStore(s.root)
+    note = f'Note: there is no workspace "nope" in {s.root}; a chat there receives only Global.\n'
+    r = run_cli("context", "--root", s.root, "--workspace", "nope")
+    assert (r.code, r.out_bytes) == (0, store.chat_memory("nope").text.encode("utf-8"))
+    assert r.err == note + f"≈ {store.chat_memory('nope').tokens:,} / 8,000 tokens\n"
+    j = run_cli("context", "--root", s.root, "--workspace", "nope", "--json")
+    assert j.code == 0 and j.json()["workspace"] == "nope" and j.err == note
+    assert run_cli("context", "--root", s.root, "--workspace", "proj").err.startswith("≈ ")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import stat
 from pathlib import Path
 
@@ -90,3 +92,52 @@ def test_markdown_fence_is_longer_than_any_backtick_run() -> None:
     assert fenced("") == "```\n```\n"
     store_free = export_markdown([(GLOBAL, []), ("w", [])])
     assert store_free == "# Oda memories\n\n## Global\n\nNo memories.\n\n## Workspace `w`\n\nNo memories.\n"
+
+
+def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    sock_path = tmp_path / "sock"
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(sock_path))
+    to_fifo = tmp_path / "to-fifo"
+    to_fifo.symlink_to(fifo)
+    to_stdout = tmp_path / "to-stdout"  # the command's own stdout (a pipe here)
+    to_stdout.symlink_to("/proc/self/fd/1")
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere")
+    refused = {
+        fifo: f"Could not write {fifo}: it is a FIFO (named pipe), not a regular file.\n",
+        folder: f"Could not write {folder}: it is a folder, not a regular file.\n",
+        sock_path: f"Could not write {sock_path}: it is a socket, not a regular file.\n",
+        to_fifo: f"Could not write {to_fifo}: it leads to a FIFO (named pipe), not a regular file.\n",
+        to_stdout: f"Could not write {to_stdout}: it leads to a FIFO (named pipe), not a regular file.\n",
+        dangling: f"Could not write {dangling}: it is a link to {tmp_path / 'nowhere'}, which does not exist.\n",
+    }
+    try:
+        for target, message in refused.items():
+            r = run_cli("export", "--root", s.root, "-o", target)
+            assert (r.code, r.out, r.err) == (2, "", message), target
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and stat.S_ISDIR(os.lstat(folder).st_mode)
+        assert stat.S_ISSOCK(os.lstat(sock_path).st_mode)
+        for link in (to_fifo, to_stdout, dangling):
+            assert link.is_symlink()
+        assert list(folder.iterdir()) == [] and not (tmp_path / "nowhere").exists()
+    finally:
+        sock.close()
+
+
+def test_export_o_writes_through_a_link_to_its_regular_file(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    real = tmp_path / "notes" / "memories.md"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    link = tmp_path / "memories.md"
+    link.symlink_to(Path("notes") / "memories.md")
+    r = run_cli("export", "--root", s.root, "-o", link)
+    assert (r.code, r.out, r.err) == (0, "", "")
+    assert link.is_symlink() and os.readlink(link) == str(Path("notes") / "memories.md")
+    assert real.read_bytes() == export_store(MemoryStore(s.root)).encode("utf-8")

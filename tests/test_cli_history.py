@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli_support import UNKNOWN_ID, build_sample, run_cli
+from cli_support import build_sample, run_cli, unknown_id
 
 from oda_tui.text.words import SOURCE_WORDS, source_words
 from store import GLOBAL, MemoryStore
@@ -37,7 +37,7 @@ def test_history_of_a_deleted_memory_and_of_an_unknown_id(tmp_path: Path) -> Non
     r = run_cli("history", s.reply, "--root", s.root)
     assert r.code == 0 and "Reply language" in r.out
     r = run_cli("history", "abcdef12", "--root", s.root)
-    assert (r.code, r.out, r.err) == (2, "", UNKNOWN_ID.format(id="abcdef12"))
+    assert (r.code, r.out, r.err) == (2, "", unknown_id("abcdef12", f"in {s.root}"))
 
 
 def test_every_source_has_words() -> None:

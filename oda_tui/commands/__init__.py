@@ -1,68 +1,39 @@
 """The ``oda-tui`` subcommands: the store without the full-screen app, for SSH, scripts and hooks.
 
-Nothing here imports Textual, so a command starts fast and needs no terminal.
+Nothing here imports Textual, so a command starts fast and needs no terminal. This package's
+own module only names the commands: a command's module (and the store) is imported when a
+command runs, so the bare ``oda-tui`` that opens the app pays nothing for them.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
 
-from store import StoreError
+#: Each command's name and the module (in this package) that runs it, in the order help lists them.
+MODULES = {
+    "check": "check",
+    "list": "listing",
+    "show": "show",
+    "history": "history",
+    "context": "context",
+    "export": "export",
+    "mcp": "mcp",
+}
+NAMES = frozenset(MODULES)
 
-from . import check, context, export, history, listing, show
-from .errors import REFUSED, CommandError
-from .output import note
-from .parser import build_parser
 
-COMMANDS = {m.NAME: m for m in (check, listing, show, history, context, export)}
-NAMES = frozenset(COMMANDS)
-
-# Set to see the traceback of an unexpected error instead of its one-line summary.
-DEBUG_VAR = "ODA_TUI_DEBUG"
+def command_modules() -> dict[str, ModuleType]:
+    """Every command's module by name (this imports them all: for help and dispatch only)."""
+    return {name: import_module(f"{__name__}.{module}") for name, module in MODULES.items()}
 
 
 def run(argv: Sequence[str]) -> int:
-    """Run ``argv`` (starting with the command's name) and return the exit code.
+    """Run ``argv`` (starting with the command's name) and return the exit code."""
+    from .dispatch import run as dispatch
 
-    Every failure is one line on stderr, never a traceback: a store refusal word for word.
-    """
-    parser = build_parser(COMMANDS)
-    try:
-        args = parser.parse_args(list(argv))
-        code: int = args.handler(args)
-        return code
-    except SystemExit as exc:  # argparse: --help, or a usage error already reported
-        return exc.code if isinstance(exc.code, int) else REFUSED
-    except (CommandError, StoreError) as exc:
-        note(str(exc))
-        return exc.code if isinstance(exc, CommandError) else REFUSED
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        _silence_stdout()
-        return REFUSED
-    except OSError as exc:
-        if os.environ.get(DEBUG_VAR):
-            raise
-        where = f" ({exc.filename})" if exc.filename else ""
-        note(f"The store could not be read: {exc.strerror or exc}{where}.")
-        return REFUSED
-    except Exception as exc:  # the promise is one line, never a traceback
-        if os.environ.get(DEBUG_VAR):
-            raise
-        note(f"Unexpected error: {type(exc).__name__}: {exc}")
-        return REFUSED
+    return dispatch(argv)
 
 
-def _silence_stdout() -> None:
-    """The reader went away (``| head``): send what Python still flushes at exit nowhere."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
-
-
-__all__ = ["COMMANDS", "NAMES", "run"]
+__all__ = ["MODULES", "NAMES", "command_modules", "run"]

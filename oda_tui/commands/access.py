@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
 from store.layout import is_valid_id, is_valid_key
-from store.messages import UNKNOWN_ID
 
-from ..config.paths import ENV_VAR, resolve_root
+from ..config.paths import ENV_VAR, resolve_root, root_problem
 from .errors import CommandError
 from .output import note
 
@@ -18,6 +17,7 @@ BAD_KEY = (
     'The workspace key "{key}" is not valid: use letters, digits, dots, underscores and hyphens, '
     "beginning with a letter or digit, at most 255 characters."
 )
+UNKNOWN_ID = 'No memory has the id "{id}" {where}; {listing} shows the ids.'
 AMBIGUOUS = 'The id "{id}" is in more than one scope ({scopes}); choose one with --global or --workspace KEY.'
 
 
@@ -32,12 +32,9 @@ def open_store(args: argparse.Namespace) -> MemoryStore:
         if args.root or os.environ.get(ENV_VAR):
             note(f"Note: the folder {root} does not exist, so it holds no memories.")
         return MemoryStore(root)
-    if not root.is_dir():
-        raise CommandError(f"The store root {root} is not a folder.")
-    try:
-        os.listdir(root)
-    except OSError as exc:
-        raise CommandError(f"The store root {root} cannot be read: {exc.strerror or exc}.") from exc
+    problem = root_problem(root)
+    if problem is not None:
+        raise CommandError(problem)
     return MemoryStore(root)
 
 
@@ -69,13 +66,34 @@ class Found:
     problem: Problem | None = None
 
 
-def find_id(store: MemoryStore, memory_id: str, scopes: list[Scope], *, with_history: bool = False) -> Found:
+def unknown_id(store: MemoryStore, memory_id: str, scopes: list[Scope] | None = None) -> CommandError:
+    """The refusal of an id that is not there, in words for a person at a shell: where it was
+    looked for (``scopes``: the one scope named, else the whole store) and how to see the ids.
+    (The store's own message speaks to a chat, which calls ``memory_list``.)"""
+    if scopes == [GLOBAL]:
+        where, listing = "in Global", "oda-tui list --global"
+    elif scopes is not None and len(scopes) == 1:
+        where, listing = f'in workspace "{scopes[0]}"', f"oda-tui list --workspace {scopes[0]}"
+    else:
+        where, listing = f"in {store.root}", "oda-tui list"
+    return CommandError(UNKNOWN_ID.format(id=memory_id, where=where, listing=listing))
+
+
+def find_id(
+    store: MemoryStore,
+    memory_id: str,
+    scopes: list[Scope],
+    *,
+    narrowed: bool = False,
+    with_history: bool = False,
+) -> Found:
     """The one scope holding ``memory_id`` (a memory or a problem file; or, ``with_history``,
-    any kept versions). An unknown id raises the store's own message; an id in several scopes
-    asks for ``--global`` or ``--workspace``.
+    any kept versions). An unknown id is refused naming where it was looked for (``narrowed``:
+    the one scope asked for, else the whole store); an id in several scopes asks for
+    ``--global`` or ``--workspace``.
     """
     if not is_valid_id(memory_id):
-        raise CommandError(UNKNOWN_ID.format(id=memory_id))
+        raise unknown_id(store, memory_id, scopes if narrowed else None)
     problems = {(p.scope, p.id): p for p in store.problems()}
     found: list[Found] = []
     for scope in scopes:
@@ -87,7 +105,7 @@ def find_id(store: MemoryStore, memory_id: str, scopes: list[Scope], *, with_his
         ):
             found.append(Found(scope))
     if not found:
-        raise CommandError(UNKNOWN_ID.format(id=memory_id))
+        raise unknown_id(store, memory_id, scopes if narrowed else None)
     if len(found) > 1:
         names = ", ".join(scope_label(f.scope) if f.scope is None else f"workspace {f.scope}" for f in found)
         raise CommandError(AMBIGUOUS.format(id=memory_id, scopes=names))

@@ -6,7 +6,7 @@ import argparse
 
 from .access import open_store, workspace_key
 from .errors import OK
-from .output import note, to_json, write_data
+from .output import note, to_json, write_data, write_text
 
 NAME = "context"
 HELP = "print exactly the memory a chat receives (its token estimate goes to stderr)"
@@ -18,9 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the chat's text byte for byte (nothing added), then ``≈ n / limit tokens`` on stderr."""
+    """Write the chat's text byte for byte (nothing added; control characters shown visibly on a
+    terminal), then ``≈ n / limit tokens`` on stderr."""
     store = open_store(args)
     workspace = None if args.workspace is None else workspace_key(args.workspace)
+    if workspace is not None and workspace not in store.workspaces():
+        note(f'Note: there is no workspace "{workspace}" in {store.root}; a chat there receives only Global.')
     chat = store.chat_memory(workspace)
     limit = store.limits.chat_max_tokens
     if args.json:
@@ -34,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
         }
         write_data(to_json(document))
         return OK
-    write_data(chat.text)
+    write_text(chat.text)
     note(f"≈ {chat.tokens:,} / {limit:,} tokens")
     return OK

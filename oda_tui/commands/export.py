@@ -6,13 +6,13 @@ import argparse
 from pathlib import Path
 
 from store import MemoryStore, Scope
-from store.atomic import write_atomic
 from store.export import export_markdown
 
 from .access import chosen_scopes, open_store
-from .errors import OK, CommandError
+from .errors import OK
 from .listing import add_scope_choice
-from .output import note, to_json, write_data
+from .output import note, to_json, write_data, write_text
+from .output_file import write_file
 from .records import memory_record, scope_record
 
 NAME = "export"
@@ -22,7 +22,12 @@ HELP = "write every memory as one Markdown file (to stdout, or -o FILE), grouped
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Which scopes to export (every scope by default) and where to."""
     add_scope_choice(parser, all_help="Global, then every workspace (the default)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (replaced all at once)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE, a regular file (replaced all at once; a link is written through)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,9 +37,11 @@ def run(args: argparse.Namespace) -> int:
     text = _json(store, scopes) if args.json else export_markdown((s, store.memories(s)) for s in scopes)
     left_out = [p for p in store.problems() if p.scope in scopes]
     if args.output and args.output != "-":
-        _write_file(Path(args.output), text)
-    else:
+        write_file(Path(args.output), text)
+    elif args.json:
         write_data(text)
+    else:
+        write_text(text)
     if left_out:
         files = "file has a problem and is" if len(left_out) == 1 else "files have a problem and are"
         note(f"Note: {len(left_out)} memory {files} not exported; see oda-tui check.")
@@ -47,12 +54,3 @@ def _json(store: MemoryStore, scopes: list[Scope]) -> str:
         for scope in scopes
     ]
     return to_json({"root": str(store.root), "scopes": groups})
-
-
-def _write_file(path: Path, text: str) -> None:
-    if not path.parent.is_dir():
-        raise CommandError(f"Could not write {path}: the folder {path.parent} does not exist.")
-    try:
-        write_atomic(path, text.encode("utf-8"))
-    except OSError as exc:
-        raise CommandError(f"Could not write {path}: {exc.strerror or exc}.") from exc

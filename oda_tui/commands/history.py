@@ -9,7 +9,7 @@ from .access import find_id, open_store
 from .errors import OK
 from .output import columns, note, to_json, visible, write_data, write_lines
 from .records import scope_record, version_record
-from .show import add_scope_narrowing, search_scopes
+from .show import add_scope_narrowing, narrowed, search_scopes
 
 NAME = "history"
 HELP = "list a memory's versions, newest first: name, source in words, title"
@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one version a line; a memory with no kept version prints a note instead."""
     store = open_store(args)
-    found = find_id(store, args.id, search_scopes(store.workspaces(), args), with_history=True)
+    scopes = search_scopes(store.workspaces(), args)
+    found = find_id(store, args.id, scopes, narrowed=narrowed(args), with_history=True)
     versions = store.versions(found.scope, args.id)
     if args.json:
         document = {

@@ -7,14 +7,18 @@ import re
 import sys
 from typing import Any, TextIO
 
-# C0 controls, DEL, the C1 range (some terminals obey it) and the bidi overrides that can make
-# a line read differently from what it holds.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_KEEP_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 controls, DEL, the C1 range (some terminals obey it), the bidi overrides that can make a
+# line read differently from what it holds, and lone surrogates: the bytes of a file name that
+# is not UTF-8 (Python keeps byte 0x9b as U+DC9B), which would go out raw or fail to encode.
+_UNSAFE = r"\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_CONTROL = re.compile(rf"[\x00-\x1f{_UNSAFE}]")
+_CONTROL_KEEP_LINES = re.compile(rf"[\x00-\x08\x0b-\x1f{_UNSAFE}]")
 
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name: shown as that byte
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -34,6 +38,13 @@ def write_data(data: str, stream: TextIO | None = None) -> None:
     stream.flush()
     stream.buffer.write(data.encode("utf-8"))
     stream.buffer.flush()
+
+
+def write_text(text: str, stream: TextIO | None = None) -> None:
+    """Text a person may read or a program may take: byte for byte to a file or a pipe, and
+    with every control character shown visibly (as ``visible_block``) on a terminal."""
+    stream = stream or sys.stdout
+    write_data(visible_block(text) if stream.isatty() else text, stream)
 
 
 def write_lines(lines: list[str], stream: TextIO | None = None) -> None:
@@ -56,20 +67,23 @@ def note(message: str) -> None:
 
 
 def columns(rows: list[list[str]], *, right: frozenset[int] = frozenset()) -> list[str]:
-    """Rows padded into aligned columns two spaces apart (the last column is never padded)."""
+    """Rows padded into aligned columns two spaces apart (the last column is never padded),
+    by display width: a wide character (CJK, most emoji) takes two columns."""
     if not rows:
         return []
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    from rich.cells import cell_len  # the width a terminal gives each character, as the app's
+
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
-            last = i == len(row) - 1
+            pad = " " * (widths[i] - cell_len(cell))
             if i in right:
-                cells.append(cell.rjust(widths[i]))
-            elif last:
+                cells.append(pad + cell)
+            elif i == len(row) - 1:
                 cells.append(cell)
             else:
-                cells.append(cell.ljust(widths[i]))
+                cells.append(cell + pad)
         lines.append("  ".join(cells).rstrip())
     return lines

@@ -14,7 +14,9 @@ class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose usage errors are one line on stderr and exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        from .output import visible  # the message quotes what was typed, control bytes too
+
+        sys.stderr.write(visible(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
         raise SystemExit(REFUSED)
 
 

@@ -37,10 +37,15 @@ def search_scopes(store_workspaces: list[str], args: argparse.Namespace) -> list
     return [GLOBAL, *store_workspaces]
 
 
+def narrowed(args: argparse.Namespace) -> bool:
+    """Whether one scope was named (``--global`` or ``--workspace``)."""
+    return bool(args.global_) or args.workspace is not None
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the memory's file; a problem file's id is refused with its path and problem."""
     store = open_store(args)
-    found = find_id(store, args.id, search_scopes(store.workspaces(), args))
+    found = find_id(store, args.id, search_scopes(store.workspaces(), args), narrowed=narrowed(args))
     if found.problem is not None:
         raise CommandError(f"{found.problem.path}: {found.problem.message}")
     memory = store.get(found.scope, args.id)

@@ -23,3 +23,17 @@ def resolve_root(arg: str | None) -> Path:
     if env:
         return Path(env).expanduser()
     return default_root()
+
+
+def root_problem(root: Path) -> str | None:
+    """Why ``root`` cannot be opened as a store (it is not a folder, or cannot be read), else
+    None; a root that does not exist is an empty store, not a problem."""
+    if not root.exists():
+        return None
+    if not root.is_dir():
+        return f"The store root {root} is not a folder."
+    try:
+        os.listdir(root)
+    except OSError as exc:
+        return f"The store root {root} cannot be read: {exc.strerror or exc}."
+    return None

@@ -19,6 +19,33 @@ def new_demo_folder(base: Path | None = None) -> Path:
     return folder
 
 
+def remove_demo_folder(folder: Path) -> None:
+    """Remove a demo folder, its owner mark last.
+
+    A removal cut short (the terminal closed while quitting) leaves the mark in place, so the
+    next demo still knows the folder for a demo's and sweeps what is left.
+    """
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        entries = []
+    for entry in entries:
+        if entry.name != OWNER_FILE:
+            _remove(entry)
+    _remove(folder / OWNER_FILE)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _remove(path: Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def sweep_stale_demo_folders(base: Path | None = None) -> list[Path]:
     """Remove the demo folders whose app is gone; returns what was removed.
 
@@ -34,7 +61,7 @@ def sweep_stale_demo_folders(base: Path | None = None) -> list[Path]:
         except (OSError, ValueError):
             continue
         if pid != os.getpid() and not _running(pid):
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_demo_folder(folder)
             removed.append(folder)
     return removed
 

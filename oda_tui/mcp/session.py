@@ -1,0 +1,74 @@
+"""One MCP session's state: which chat it is, its id, and what its memory_read last returned.
+
+Over stdio one ``oda-tui mcp`` process serves one client, so a session lasts as long as that
+connection; the server's lifespan makes a fresh ``ChatSession`` for each connection it serves.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from dataclasses import dataclass, field
+
+from store import ChatMemory, MemoryStore, Scope
+
+from . import messages as msg
+
+
+class RootProblem(Exception):
+    """The store's folder cannot be used; ``str(err)`` says why."""
+
+
+@dataclass
+class ChatSession:
+    """The chat this MCP session is: its store, its workspace (None: Global only) and its id.
+
+    ``received`` is the chat memory as this session's last ``memory_read`` returned it: the
+    next read answers with a change note against it (the spec's delta behaviour).
+    """
+
+    store: MemoryStore
+    workspace: str | None
+    root_named: bool = True  # the folder was named (--root, $ODA_HOME): it must exist
+    session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    received: ChatMemory | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def save_scope(self) -> Scope:
+        """Where memory_save puts a new memory: the chat's workspace, else Global."""
+        return self.workspace
+
+    @property
+    def scopes(self) -> list[Scope]:
+        """The sets this chat receives, in the order it receives them."""
+        return [None] if self.workspace is None else [None, self.workspace]
+
+    def check_root(self, *, writing: bool) -> bool:
+        """Refuse a folder that cannot hold the memories; False when a read has nothing to read.
+
+        A folder someone named must exist (a typo would otherwise start a new store there);
+        Oda's own default folder may not exist yet on a fresh install: reads see no memories
+        and the first save creates it.
+        """
+        root = self.store.root
+        if not os.path.lexists(root):
+            if self.root_named:
+                raise RootProblem(msg.ROOT_MISSING.format(root=root))
+            return writing  # a read finds nothing to read; a save goes ahead and creates it
+        if not root.is_dir():
+            raise RootProblem(msg.ROOT_NOT_FOLDER.format(root=root))
+        try:
+            os.listdir(root)
+        except OSError as exc:
+            raise RootProblem(msg.ROOT_UNREADABLE.format(root=root, reason=exc.strerror or exc)) from exc
+        return True
+
+    def refresh(self) -> None:
+        """Bring the store up to date with the disk before a tool answers.
+
+        A full pass (a stat per file: tens of milliseconds at 10,000 memories) rather than the
+        watcher's paths: an edit saved a moment before the call is never missed.
+        """
+        self.store.refresh()
