@@ -192,12 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: 1,000 memories, few runs")
     parser.add_argument("--sizes", help="comma-separated store sizes (default 1000,10000,50000)")
     parser.add_argument("--no-app", action="store_true", help="skip the app measurements")
+    parser.add_argument("--no-mcp", action="store_true", help="skip the MCP server's round trips")
     parser.add_argument(
         "--terminal-only",
         action="store_true",
         help="only the first paint of the real oda-tui in a pseudo-terminal (10 and 10,000 memories)",
     )
-    parser.add_argument("--no-mcp", action="store_true", help="skip the MCP server's round trips")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     sizes = (

@@ -49,7 +49,7 @@ sys.exit(main([a for a in sys.argv[2:] if a != "--write"]))
 OPENING = {
     "oda_tui",
     "oda_tui.cli",
-    "oda_tui.config",  # the package of paths, themes and keys (its __init__ imports nothing)
+    "oda_tui.config",
     "oda_tui.config.paths",
     "oda_tui.exit_guard",
     "oda_tui.commands",  # the list of the subcommands' names, nothing more
