@@ -13,10 +13,12 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from . import commit, history, leftovers, moves, safe_io, trash
 from . import messages as msg
+from .atomic import write_atomic
 from .budget import Budget
 from .chat import entry_chars
 from .commit import NewVersion, read_limited
@@ -296,6 +298,12 @@ class Changes:
                         raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
                     raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
             raise NothingToUndo()
+
+    def write_fixed(self, path: Path, data: bytes) -> None:
+        """Write a file the person fixed by hand (a problem file, ``settings.yaml``) under the
+        store-wide lock, through the root-checked atomic write."""
+        with self._writing():
+            write_atomic(path, data, root=self.root)
 
     # --- the transaction and its steps --------------------------------------------------------
 

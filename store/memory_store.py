@@ -337,6 +337,11 @@ class MemoryStore:
         """
         return change_frontmatter(self._changes, scope, memory_id, block, via=via, allow_secret=allow_secret)
 
+    def write_fixed(self, path: Path | str, data: bytes) -> None:
+        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
+        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again."""
+        self._changes.write_fixed(Path(path), data)
+
     # --- keeping up with the disk ------------------------------------------------------------
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:

@@ -14,8 +14,7 @@ from textual.message import Message
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from store import read_head, scope_label
-from store.atomic import write_atomic
+from store import StoreError, read_head, scope_label
 
 from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
@@ -206,11 +205,17 @@ class ProblemsScreen(SubScreen):
     def write_file(self, path: Path, text: str) -> None:
         """Write the fixed file and let the store re-read it."""
         try:
-            write_atomic(path, text.encode("utf-8"), root=self.session.store.root)
-        except OSError as exc:
+            with self.session.lock:
+                self.session.store.write_fixed(path, text.encode("utf-8"))
+        except (OSError, StoreError) as exc:
+            reason = (
+                str(exc)
+                if isinstance(exc, StoreError)
+                else f"The file could not be saved: {exc.strerror or exc}"
+            )
             self.app.call_from_thread(
                 self.notify,
-                f"The file could not be saved: {exc.strerror or exc}",
+                reason,
                 severity="error",
                 markup=False,
             )
