@@ -387,9 +387,12 @@ def test_a_folder_or_file_swapped_for_a_link_while_reading_is_never_gone_through
     seen: set[str] = set()
     reads = 0
     try:
-        # Wait for evidence that both sides really interleaved, not for a time.
-        while reads < 300 * stress or swaps[0] < 100 * stress:
+        # Wait for evidence that both sides really interleaved, not for a time: enough reads and
+        # swaps, and at least one read that met the real folder (a busy machine may need more
+        # reads for that; the cap only guards against a hang).
+        while reads < 300 * stress or swaps[0] < 100 * stress or "Inside" not in seen:
             assert worker.is_alive()
+            assert reads < 200_000 * stress, "no read ever met the real folder"
             fresh = MemoryStore(root) if reads % 10 == 0 else s
             try:
                 fresh.refresh([file]) if reads % 2 else fresh.refresh()
