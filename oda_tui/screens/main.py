@@ -1,8 +1,9 @@
 """The main screen: the browse pane beside the detail pane, following the session's store.
 
-It composes the two panes, keeps them in step (what is open follows the list, unsaved edits are
-asked about before they would be lost) and holds the key policy. The store is the session's;
-saving and reconciling the editor are the detail pane's; painting the list is the browse pane's.
+It composes the two panes, keeps them in step (what is open follows the list) and holds the key
+policy. The store is the session's; saving, reconciling the editor and asking before unsaved edits
+are lost are the detail pane's; painting the list and finding a memory in it are the browse pane's;
+the keys that open another screen or dialog are ``main_actions``.
 """
 
 from __future__ import annotations
