@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
@@ -124,6 +124,16 @@ class OdaApp(App[None]):
         if self._themes_ready:
             save_theme(theme)
 
+    def exit(self, *args: Any, **kwargs: Any) -> None:
+        """Quit. Asked while the detail pane is being mounted (a lost terminal, at start-up), the
+        exit waits for the mount to end: Textual's tabs fail when their app closes mid-mount."""
+        screen = next((s for s in self.screen_stack if isinstance(s, MainScreen)), None)
+        if screen is not None and screen.after_detail_mount(
+            lambda: super(OdaApp, self).exit(*args, **kwargs)
+        ):
+            return
+        super().exit(*args, **kwargs)
+
     def on_files_changed(self, message: FilesChanged) -> None:
         self.session.files_changed()
 
@@ -136,10 +146,14 @@ class OdaApp(App[None]):
     async def action_quit(self) -> None:
         """Quit; with unsaved edits, ask first."""
         try:
-            editor = self.main_screen.editor
+            screen = self.main_screen
         except LookupError:
             self.exit()
             return
+        if not screen.detail_ready:  # no editor yet, so no edits
+            self._stop_and_exit()
+            return
+        editor = screen.editor
         if not editor.is_dirty:
             self._stop_and_exit()
             return

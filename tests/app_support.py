@@ -58,10 +58,10 @@ async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], what: st
 
 
 async def started(pilot: Pilot[None]) -> MainScreen:
-    """Wait for the initial load and, when the app watches the disk, for the watch to be in
+    """Wait for the initial load and the detail pane and, when the app watches the disk, for the watch to be in
     place and its first comparison done; return the main screen."""
     screen = main_screen(pilot)
-    await wait_until(pilot, lambda: screen.loaded, "the store to load")
+    await wait_until(pilot, lambda: screen.loaded and screen.detail_ready, "the store to load")
     app = pilot.app
     assert isinstance(app, OdaApp)
     watcher = app.watcher

@@ -42,9 +42,17 @@ class PtyProcess:
     process only finds reads and writes failing with EIO.
     """
 
-    def __init__(self, args: list[str], env: dict[str, str], *, controlling: bool = True) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        *,
+        controlling: bool = True,
+        size: tuple[int, int] = (100, 30),
+    ) -> None:
         self._master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        columns, lines = size
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.process = subprocess.Popen(
             [sys.executable, "-m", "oda_tui", *args],
             stdin=slave,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from textual import on
 from textual.widget import Widget
-from textual.widgets import TabbedContent
+from textual.widgets import TabbedContent, TabPane
 
 from store import Change, MemoryStore, StoreError
 from store.model import ChatMemory, Memory, Scope
@@ -33,6 +33,20 @@ from ..widgets.editor import Limits, MemoryEditor
 
 class DetailPane(TabbedContent):
     """Tabs for the editor of the open memory and for what a chat receives."""
+
+    DEFAULT_CSS = """
+    DetailPane {
+        height: 1fr;
+    }
+    """
+
+    @classmethod
+    def with_tabs(cls) -> DetailPane:
+        """The pane with its two tabs, the editor shown."""
+        pane = cls(initial="tab-editor")
+        pane.compose_add_child(TabPane("Editor", MemoryEditor(id="editor"), id="tab-editor"))
+        pane.compose_add_child(TabPane("Chat preview", ChatPreview(id="preview"), id="tab-preview"))
+        return pane
 
     def __init__(self, *, id: str | None = None, initial: str = "") -> None:
         super().__init__(id=id, initial=initial)

@@ -8,12 +8,14 @@ the keys that open another screen or dialog are ``main_actions``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus
 from textual.screen import Screen
-from textual.widgets import Header, Input, TabPane
+from textual.widgets import Header, Input
 
 from store.model import Memory, Scope
 
@@ -25,13 +27,13 @@ from ..session.session import PreviewState, StoreSession, StoreState
 from ..session.snapshot import Snapshot
 from ..text.glyphs import glyph
 from ..text.safe import clean_line
-from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import MemoryEditor
 from ..widgets.key_footer import KeyFooter
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail import DetailPane
+from .detail_mount import DetailMount, unless_closing
 from .main_actions import OtherScreens
 
 __all__ = ["MainScreen"]
@@ -53,6 +55,11 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         self.loaded = False
         #: How many times outside changes led to a repaint (tests count bursts with it).
         self.outside_repaints = 0
+        #: The detail pane is mounted after the list's first frame; until then what it would
+        #: show waits here, and the keys that act on it are not offered.
+        self._detail_mount: DetailMount | None = None
+        self._waiting: StoreState | None = None
+        self._waiting_preview: PreviewState | None = None
 
     # -- parts -----------------------------------------------------------------------------
 
@@ -101,19 +108,37 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         yield Header(icon=glyph("app"))
         with Horizontal(id="body"):
             yield BrowsePane(self._start_scope, id="browse")
-            with DetailPane(id="detail", initial="tab-editor"):
-                with TabPane("Editor", id="tab-editor"):
-                    yield MemoryEditor(id="editor")
-                with TabPane("Chat preview", id="tab-preview"):
-                    yield ChatPreview(id="preview")
+            # The detail pane's place; the pane itself (a third of the screen's widgets) comes
+            # in the frame after the list's, so the list is on screen sooner.
+            yield Vertical(id="detail")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         session = self.session
         self.browse.root_changed(str(session.root))
+        self._detail_mount = DetailMount(self.query_one("#detail"), self._detail_mounted)
+        self._detail_mount.start()  # before anything that follows the store
         session.changed.subscribe(self, self._store_changed, immediate=True)
         session.preview_read.subscribe(self, self._preview_read)
         session.start()
+
+    @property
+    def detail_ready(self) -> bool:
+        """True once the detail pane is mounted (the frame after the list's first one)."""
+        return self._detail_mount is not None and self._detail_mount.ready
+
+    def after_detail_mount(self, callback: Callable[[], None]) -> bool:
+        """Run ``callback`` once the detail pane is mounted, if it is being mounted now (True)."""
+        return self._detail_mount is not None and self._detail_mount.after_mount(callback)
+
+    def _detail_mounted(self) -> None:
+        with unless_closing(self.app):
+            if self._waiting is not None:
+                self._follow(self._waiting)
+            if self._waiting_preview is not None:
+                self._preview_read(self._waiting_preview)
+            self._waiting = self._waiting_preview = None
+            self.refresh_bindings()
 
     # -- following the store ---------------------------------------------------------------
 
@@ -139,7 +164,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             return
         if state.outside:
             self.outside_repaints += 1
-        self.browse.show(state.snapshot, keep=self.editor.memory_id)
+        self.browse.show(state.snapshot, keep=self.editor.memory_id if self.detail_ready else None)
         self.session.preview_scope = self.scope
         if state.initial:
             # The list first: the editor opens its memory in the frame after the list's.
@@ -151,11 +176,19 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     def _follow(self, state: StoreState) -> None:
         assert state.snapshot is not None
-        self.detail.follow(state.snapshot, self._open_current_row)
-        self.detail.show_preview(state.preview_scope, state.preview, self.scope)
+        if not self.detail_ready:
+            self._waiting = state
+            return
+        with unless_closing(self.app):
+            self.detail.follow(state.snapshot, self._open_current_row)
+            self.detail.show_preview(state.preview_scope, state.preview, self.scope)
 
     def _preview_read(self, state: PreviewState) -> None:
-        self.detail.show_preview(state.scope, state.preview, self.scope)
+        if not self.detail_ready:
+            self._waiting_preview = state
+            return
+        with unless_closing(self.app):
+            self.detail.show_preview(state.scope, state.preview, self.scope)
 
     @on(BrowsePane.SummaryChanged)
     def _summary_changed(self, message: BrowsePane.SummaryChanged) -> None:
@@ -192,12 +225,15 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     @on(MemoryTable.MemoryHighlighted)
     def _memory_highlighted(self, message: MemoryTable.MemoryHighlighted) -> None:
         memory_id = message.memory_id
-        if memory_id is None or memory_id == self.editor.memory_id:
+        if not self.detail_ready or memory_id is None or memory_id == self.editor.memory_id:
             return
         self.detail.guard(self._open_current_row, self._back_to_open_memory)
 
     @on(MemoryTable.MemoryChosen)
     def _memory_chosen(self, message: MemoryTable.MemoryChosen) -> None:
+        if not self.detail_ready:
+            return
+
         def open_and_edit() -> None:
             if message.memory_id != self.editor.memory_id:
                 self._open_current_row()
@@ -211,7 +247,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     @on(ScopeList.ScopeHighlighted)
     def _scope_highlighted(self, message: ScopeList.ScopeHighlighted) -> None:
-        if message.scope == self.scope:
+        if message.scope == self.scope or not self.detail_ready:
             return
 
         def switch() -> None:
@@ -224,7 +260,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        if not self.editor.is_dirty and self.table.current_id != self.editor.memory_id:
+        if self.detail_ready and not self.editor.is_dirty and self.table.current_id != self.editor.memory_id:
             self._open_current_row()
 
     @on(MemoryEditor.DirtyChanged)
@@ -259,6 +295,9 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         # A printable key is not even offered while a text field has the focus: the field
         # consumes it (see keys.bindings); every other key keeps working there.
         focused = self.focused
+        if not self.detail_ready:
+            # For the moment before the detail pane is there: only what needs no pane.
+            return action in ("quit", "help", "filter")
         if action in ("save", "revert"):
             # Shown only while there is something to save, so the Footer fits 80 columns.
             return self.editor.is_dirty or (self.editor.is_new and self.detail.contains(focused))
@@ -272,7 +311,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         self.set_class(True, "-detail")
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
-        self.set_class(self.detail.contains(event.widget), "-detail")
+        self.set_class(self.detail_ready and self.detail.contains(event.widget), "-detail")
         self.refresh_bindings()
 
     def _target(self) -> Memory | None:
