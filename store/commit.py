@@ -29,7 +29,8 @@ from . import history, safe_io
 from .atomic import fsync_dir, write_temp
 from .errors import CouldNotChange
 from .limits import Limits
-from .memoryfile import Document, FileProblem, parse_bytes
+from .memory_fields import Document, FileProblem
+from .memoryfile import parse_bytes
 from .model import Version
 from .swap import exchange, rename_new
 from .timestamps import now_utc

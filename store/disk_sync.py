@@ -28,7 +28,7 @@ from .layout import (
     memory_id_of,
 )
 from .limits import Limits, read_settings
-from .memoryfile import Content, Document, FileProblem
+from .memory_fields import Content, Document, FileProblem
 from .model import Ignored, Memory, Problem, Scope
 from .picture import Picture, cyclic_gc_paused
 from .scan import (

@@ -13,7 +13,8 @@ from . import messages as msg
 from .commit import NewVersion
 from .errors import StoreError
 from .limits import Limits
-from .memoryfile import FileProblem, parse_text
+from .memory_fields import FileProblem
+from .memoryfile import parse_text
 from .model import Memory, Scope
 from .rules import (
     check_encodable,

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from .atomic import fsync_dir, remove_durably, write_atomic, write_temp
 from .limits import Limits
-from .memoryfile import Document, Fields, parse_bytes, render_new
+from .memory_fields import Document, Fields
+from .memory_render import render_new
+from .memoryfile import parse_bytes
 from .model import Version
 from .safe_io import DELETION_META_MAX_BYTES, TooLarge, Unsafe, list_names, read_regular, remove_tree
 from .swap import rename_new

@@ -25,7 +25,8 @@ from .frontmatter_edit import block_problem, change_frontmatter
 from .layout import history_dir, history_scope_dir, is_valid_id
 from .layout import memory_path as _memory_path
 from .limits import Limits
-from .memoryfile import Document, parse_bytes
+from .memory_fields import Document
+from .memoryfile import parse_bytes
 from .model import Change, ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
 from .picture import Picture, in_order
 from .rules import check_scope, secret_refusal, text_refusal, title_refusal

@@ -13,7 +13,8 @@ from typing import NamedTuple
 from . import messages as msg
 from .layout import is_inside, is_silent_name, is_valid_key, memory_id_of
 from .limits import Limits
-from .memoryfile import Content, FileProblem, parse_content
+from .memory_fields import Content, FileProblem
+from .memoryfile import parse_content
 from .model import Ignored, Scope
 from .safe_io import FILE_FLAGS, Unsafe, read_fd
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from . import history
 from .atomic import fsync_dir, remove_durably, write_atomic
 from .commit import NewVersion, read_limited
-from .memoryfile import Document, FileProblem, parse_bytes
+from .memory_fields import Document, FileProblem
+from .memoryfile import parse_bytes
 from .swap import rename_new
 from .timestamps import format_timestamp
 
