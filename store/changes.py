@@ -21,9 +21,10 @@ from . import messages as msg
 from .atomic import write_atomic
 from .budget import Budget
 from .chat import entry_chars
-from .commit import NewVersion, read_limited
+from .commit import read_limited
 from .disk_sync import DiskSync, item_for
 from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, StoreError, UnknownMemory
+from .history import NewVersion
 from .layout import history_dir, is_valid_id, make_dirs, scope_dir
 from .layout import memory_path as _memory_path
 from .limits import Limits

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from . import history
 from . import messages as msg
-from .commit import NewVersion
 from .errors import StoreError
+from .history import NewVersion
 from .limits import Limits
 from .memory_fields import FileProblem
 from .memoryfile import parse_text

@@ -40,6 +40,17 @@ READ_LIMITS = Limits(
 
 
 @dataclass(frozen=True, slots=True)
+class NewVersion:
+    """The version a change keeps of the text it writes."""
+
+    moment: datetime
+    source: str
+    title: str
+    text: str
+    memory_source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeletionRecord:
     """What ``deleted.json`` says, with the bytes kept beside it (none for a problem file:
     those are moved back as they are, never read, however large)."""
@@ -155,6 +166,19 @@ def write_version(
         tmp.unlink(missing_ok=True)
     fsync_dir(folder)
     return Version(name=name, moment=moment, source=source, title=title, text=text)
+
+
+def write_new_version(root: Path, hdir: Path, version: NewVersion) -> Version | None:
+    """``write_version`` for the version a change keeps (see there)."""
+    return write_version(
+        root,
+        hdir,
+        moment=version.moment,
+        source=version.source,
+        title=version.title,
+        text=version.text,
+        memory_source=version.memory_source,
+    )
 
 
 def make_newest(root: Path, hdir: Path, version: Version) -> Version:
