@@ -19,7 +19,7 @@ from typing import Any
 from . import commit, history, leftovers, moves, safe_io
 from .budget import Budget
 from .commit import read_limited
-from .disk_sync import DiskSync, item_for
+from .disk_sync import DiskSync
 from .errors import CouldNotChange, StoreError, UnknownMemory
 from .history import NewVersion
 from .layout import history_dir, is_valid_id, make_dirs, scope_dir
@@ -30,7 +30,7 @@ from .memory_render import render_edit
 from .memoryfile import parse_bytes
 from .model import Memory, Problem, Scope, Version
 from .rules import check_size, length_refusal, refuse, title_refusal
-from .scan import read_file
+from .scan import item_for, read_file
 
 
 class Transactions:

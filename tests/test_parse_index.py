@@ -49,7 +49,9 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         reads.append(path)
         return real(path, limits, dir_fd)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("store.disk_sync.read_file", counting)
+    # Every place the picture reads a file from: the first load and a file read again.
+    monkeypatch.setattr("store.first_load.read_file", counting)
+    monkeypatch.setattr("store.file_refresh.read_file", counting)
     return reads
 
 
