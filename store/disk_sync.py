@@ -13,16 +13,26 @@ import os
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from stat import S_ISDIR, S_ISLNK
 
 from filelock import FileLock
 
 from . import first_load, moves, parse_index, safe_io
 from .file_refresh import load_entry, refresh_path
-from .layout import GLOBAL_DIR, HISTORY_DIR, LOCK_FILE, SETTINGS_FILE, WORKSPACES_DIR
+from .layout import GLOBAL_DIR, HISTORY_DIR, LOCK_FILE, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
 from .limits import Limits, read_settings
 from .model import Ignored, Scope
 from .picture import Picture, cyclic_gc_paused
-from .scan import FileEntry, Signature, list_set, list_workspaces, open_set_folder, signature, unsafe_ignored
+from .scan import (
+    FileEntry,
+    Signature,
+    list_set,
+    list_workspaces,
+    open_set_folder,
+    signature,
+    unsafe_ignored,
+    workspace_ignored,
+)
 from .scan import item_for as item_for  # where callers found it before it moved to scan
 
 
@@ -54,6 +64,14 @@ class DiskSync:
                 return set()
             changed = self.rescan_all() if paths is None else self._refresh_paths(paths)
             return {Path(p) for p in changed}
+
+    def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
+        """``refresh`` of the sets of ``scopes`` only (see ``rescan_scopes``)."""
+        with self.mutex:
+            if self.state is None:
+                self.loaded()
+                return set()
+            return {Path(p) for p in self.rescan_scopes(scopes)}
 
     def _refresh_paths(self, paths: Iterable[Path | str]) -> set[str]:
         state = self.state
@@ -106,10 +124,14 @@ class DiskSync:
 
     def rescan_all(self, *, report: bool = True) -> set[str]:
         """Bring the whole picture up to date; the paths whose state changed (when ``report``)."""
+        return self._full_pass(self._read_settings(), report=report)
+
+    def _full_pass(self, settings: tuple[bool, bool], *, report: bool = True) -> set[str]:
+        """``rescan_all`` once settings.yaml was read (``settings``: what ``_read_settings`` said)."""
         state = self.state
         assert state is not None
         changed: set[str] = set()
-        limits_changed, settings_changed = self._read_settings()
+        limits_changed, settings_changed = settings
         if limits_changed:
             state.sigs.clear()  # the limits decide what is a problem: read everything again
         if settings_changed:
@@ -126,18 +148,14 @@ class DiskSync:
         fresh = not state.items
         listed: list[tuple[Scope, Path, list[FileEntry]]] = []
         for scope, folder in sets:
-            with open_set_folder(self.root, folder, ignored) as fd:
-                if fd is None:
-                    continue
-                files, set_ignored = list_set(self.root, scope, folder, fd)
-                ignored.update((str(item.path), item) for item in set_ignored)
-                if not fresh:
-                    for entry in files:
-                        seen.add(entry.path)
-                        if load_entry(state, entry, fd, self.limits):
-                            changed.add(entry.path)
-                    continue
-            listed.append((scope, folder, files))
+            files, set_changed = self._scan_set(scope, folder, ignored, load=not fresh)
+            if files is None:
+                continue
+            if fresh:
+                listed.append((scope, folder, files))
+            else:
+                seen.update(entry.path for entry in files)
+                changed |= set_changed
         if fresh:
             stale = first_load.load_sets(self.root, state, self.limits, listed, ignored)
             if report:
@@ -161,6 +179,111 @@ class DiskSync:
             }
         state.workspaces = new_ws
         return changed
+
+    def _scan_set(
+        self, scope: Scope, folder: Path, ignored: dict[str, Ignored], *, load: bool
+    ) -> tuple[list[FileEntry] | None, set[str]]:
+        """List one set's files, noting in ``ignored`` what it ignores; with ``load``, read
+        again each file whose stat changed. The files (None: the folder could not be opened)
+        and the paths whose state changed."""
+        state = self.state
+        assert state is not None
+        changed: set[str] = set()
+        with open_set_folder(self.root, folder, ignored) as fd:
+            if fd is None:
+                return None, changed
+            files, set_ignored = list_set(self.root, scope, folder, fd)
+            ignored.update((str(item.path), item) for item in set_ignored)
+            if load:
+                for entry in files:
+                    if load_entry(state, entry, fd, self.limits):
+                        changed.add(entry.path)
+        return files, changed
+
+    def rescan_scopes(self, scopes: Iterable[Scope]) -> set[str]:
+        """Bring only the sets of ``scopes`` up to date, exactly as the full pass would: their
+        files, what is ignored in them, whether a workspace's folder is there; with them
+        settings.yaml and the history area's own folders. The paths whose state changed.
+
+        No other set is opened, listed or read. A full pass runs instead when the limits
+        changed (they decide what is a problem), when the picture is empty (it was never
+        loaded from any file), or when the workspaces folder itself cannot be used.
+        """
+        state = self.state
+        assert state is not None
+        wanted = list(dict.fromkeys(scopes))
+        settings = self._read_settings()
+        present = self._workspaces_now([scope for scope in wanted if scope is not None])
+        if settings[0] or not state.items or present is None:
+            return self._full_pass(settings)
+        changed = {str(self.root / SETTINGS_FILE)} if settings[1] else set()
+        ignored: dict[str, Ignored] = {}
+        self._check_history_top(ignored)
+        owned = [self.root / HISTORY_DIR]
+        for scope in wanted:
+            folder = self.root / GLOBAL_DIR
+            if scope is not None:
+                folder = self.root / WORKSPACES_DIR / scope
+                now, was = present[scope], state.workspaces.get(scope)
+                if isinstance(now, Ignored):
+                    ignored[str(now.path)] = now
+                if isinstance(now, Path) != (was is not None):
+                    changed.add(str(now if isinstance(now, Path) else was))
+                if isinstance(now, Path):
+                    state.workspaces[scope] = now
+                else:
+                    state.workspaces.pop(scope, None)
+            owned.append(folder)
+            looked = scope is None or scope in state.workspaces
+            files, set_changed = (
+                self._scan_set(scope, folder, ignored, load=True) if looked else (None, set())
+            )
+            changed |= set_changed
+            seen = {entry.path for entry in files or ()}
+            for item in list(state.by_scope.get(scope, {}).values()):
+                if str(item.path) not in seen and state.drop(str(item.path)):
+                    changed.add(str(item.path))
+        # What was ignored in the folders looked at is replaced; the rest stays as it was.
+        prefixes = tuple(os.path.join(folder, "") for folder in owned)
+        names = {str(folder) for folder in owned}
+        before = {key for key in state.ignored if key in names or key.startswith(prefixes)}
+        changed |= before ^ set(ignored)
+        for key in before:
+            del state.ignored[key]
+        state.ignored.update(ignored)
+        state.workspaces = dict(sorted(state.workspaces.items()))
+        return changed
+
+    def _workspaces_now(self, keys: list[str]) -> dict[str, Path | Ignored | None] | None:
+        """What each of ``keys`` is in the workspaces folder now, as the full pass would list
+        it: its folder, why it is ignored, or None when there is none. None when the
+        workspaces folder itself is missing or refused (only a full pass tells all then)."""
+        state = self.state
+        assert state is not None
+        folder = self.root / WORKSPACES_DIR
+        if not keys:
+            return {}
+        if str(folder) in state.ignored:
+            return None
+        found: dict[str, Path | Ignored | None] = {}
+        with open_set_folder(self.root, folder, {}) as fd:
+            if fd is None:
+                return None
+            for key in keys:
+                if is_silent_name(key):
+                    found[key] = None  # never a workspace, never listed
+                    continue
+                try:
+                    mode = os.stat(key, dir_fd=fd, follow_symlinks=False).st_mode
+                except FileNotFoundError:
+                    found[key] = None
+                    continue
+                except OSError:
+                    return None
+                path = folder / key
+                why = workspace_ignored(self.root, path, is_link=S_ISLNK(mode), is_dir=S_ISDIR(mode))
+                found[key] = path if why is None else why
+        return found
 
     def forget_history_ignored(self, folder: Path, names: tuple[str, ...] = ()) -> None:
         """Drop what was noted of ``folder`` in the history area, and of its entries

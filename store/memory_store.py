@@ -352,5 +352,20 @@ class MemoryStore:
         """
         return self._sync.refresh(paths)
 
+    def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
+        """``refresh()`` for the sets of ``scopes`` only (``GLOBAL`` or workspace keys): what a
+        chat of one workspace receives, without a look at any other workspace.
+
+        With the same guarantees as the full pass for those sets: a file changed, added,
+        removed or turned into something that is not a regular file, a set's folder gone or
+        come, problem files; settings.yaml is read too, and a change of the limits (they decide
+        what is a problem) brings the whole picture up to date. Returns the paths whose state
+        changed; other sets stay as they were last looked at.
+        """
+        scopes = list(scopes)
+        for scope in scopes:
+            check_scope(scope)
+        return self._sync.refresh_scopes(scopes)
+
 
 __all__ = ["MemoryStore"]

@@ -138,15 +138,27 @@ def list_workspaces(root: Path, folder: Path, dir_fd: int) -> tuple[list[tuple[s
         if is_silent_name(name):
             continue
         path = _child(folder, name)
-        if entry.is_symlink():
-            ignored.append(link_ignored(root, path))
-        elif not entry.is_dir(follow_symlinks=False):
-            ignored.append(Ignored(path, "A file here is not a workspace folder."))
-        elif not is_valid_key(name):
-            ignored.append(Ignored(path, msg.IGNORED_BAD_KEY))
-        else:
+        is_link = entry.is_symlink()
+        why = workspace_ignored(
+            root, path, is_link=is_link, is_dir=not is_link and entry.is_dir(follow_symlinks=False)
+        )
+        if why is None:
             found.append((name, path))
+        else:
+            ignored.append(why)
     return sorted(found), ignored
+
+
+def workspace_ignored(root: Path, path: Path, *, is_link: bool, is_dir: bool) -> Ignored | None:
+    """Why an entry of the workspaces folder is not a workspace (a link, a file, a name that
+    is not a key); None when it is one."""
+    if is_link:
+        return link_ignored(root, path)
+    if not is_dir:
+        return Ignored(path, "A file here is not a workspace folder.")
+    if not is_valid_key(path.name):
+        return Ignored(path, msg.IGNORED_BAD_KEY)
+    return None
 
 
 def read_file(

@@ -11,18 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import memory_file, write_raw
+from conftest import memory_file, started, write_raw
 
 from store import GLOBAL, Limits, MemoryStore, parse_index, scan
 from store.parse_index import index_path
-
-
-def started(root: Path) -> MemoryStore:
-    s = MemoryStore(root)
-    s.workspaces()
-    if s._index_writer is not None:
-        s._index_writer.join()
-    return s
 
 
 def picture(s: MemoryStore) -> tuple[object, ...]:
