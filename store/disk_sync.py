@@ -21,7 +21,7 @@ from . import first_load, moves, parse_index, safe_io
 from .file_refresh import load_entry, refresh_path
 from .layout import GLOBAL_DIR, HISTORY_DIR, LOCK_FILE, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
 from .limits import Limits, read_settings
-from .model import Ignored, Scope
+from .model import Ignored, Memory, Scope
 from .picture import Picture, cyclic_gc_paused
 from .scan import (
     FileEntry,
@@ -241,8 +241,9 @@ class DiskSync:
             changed |= set_changed
             seen = {entry.path for entry in files or ()}
             for item in list(state.by_scope.get(scope, {}).values()):
-                if str(item.path) not in seen and state.drop(str(item.path)):
-                    changed.add(str(item.path))
+                key = item.location if isinstance(item, Memory) else str(item.path)  # no Path built
+                if key not in seen and state.drop(key):
+                    changed.add(key)
         # What was ignored in the folders looked at is replaced; the rest stays as it was.
         prefixes = tuple(os.path.join(folder, "") for folder in owned)
         names = {str(folder) for folder in owned}
