@@ -66,6 +66,11 @@ def _workspace_into_link(root: Path) -> None:
     (root / "workspaces" / "proj").symlink_to(root / "moved")
 
 
+def _workspaces_into_link(root: Path) -> None:
+    shutil.move(root / "workspaces", root / "moved")
+    (root / "workspaces").symlink_to(root / "moved")
+
+
 def _workspace_into_file(root: Path) -> None:
     shutil.rmtree(root / "workspaces" / "proj")
     write_raw(root / "workspaces" / "proj", "a file\n")
@@ -92,6 +97,8 @@ OUTSIDE_CHANGES: dict[str, Callable[[Path], object]] = {
     "the workspace folder turned into a link": _workspace_into_link,
     "the workspace folder turned into a file": _workspace_into_file,
     "the global folder vanished": lambda r: shutil.rmtree(r / "global"),
+    "the workspaces folder vanished": lambda r: shutil.rmtree(r / "workspaces"),
+    "the workspaces folder turned into a link": _workspaces_into_link,
     "settings.yaml lowered a limit": lambda r: write_raw(r / "settings.yaml", "title_max_chars: 10\n"),
     "settings.yaml with a bad line": lambda r: write_raw(r / "settings.yaml", "versions_kept: many\n"),
     "the history area's global folder a link": lambda r: (r / "history" / "global").symlink_to(
@@ -120,6 +127,18 @@ def test_the_scoped_refresh_sees_each_outside_change_as_the_full_pass_does(
     assert got == want
     assert want  # the change was one the store can see
     assert picture(scoped) == picture(full) == picture(started(filled))
+
+
+def test_the_workspaces_folder_back_from_a_link_is_seen_as_the_full_pass_sees_it(filled: Path) -> None:
+    scoped, full = started(filled), started(filled)
+    _workspaces_into_link(filled)
+    assert scoped.refresh_scopes(CHAT) == full.refresh()
+    assert scoped.workspaces() == []
+    (filled / "workspaces").unlink()
+    shutil.move(filled / "moved", filled / "workspaces")
+    assert scoped.refresh_scopes(CHAT) == full.refresh()
+    assert picture(scoped) == picture(full) == picture(started(filled))
+    assert scoped.workspaces() == ["other", "proj"]
 
 
 def test_the_scoped_refresh_sees_a_workspace_folder_appear(filled: Path) -> None:
