@@ -52,6 +52,9 @@ class DiskSync:
         self.settings_problems: list[str] = []
         self._settings_sig: Signature | None = None
         self.index_writer: threading.Thread | None = None
+        #: While True, a parse index to write waits in ``_index_waiting`` (``write_index_now``).
+        self.hold_index = False
+        self._index_waiting: threading.Thread | None = None
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
         """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.
@@ -162,9 +165,12 @@ class DiskSync:
                 changed.update(state.items)  # all of them are new
             state.ordered.clear()
             state.chat_sums.clear()
-            writer = first_load.save_index(self.root, state, self.limits) if stale else None
-            if writer is not None:
+            writer = first_load.index_writer(self.root, state, self.limits) if stale else None
+            if writer is not None and self.hold_index:
+                self._index_waiting = writer
+            elif writer is not None:
                 self.index_writer = writer
+                writer.start()
         for path in [] if fresh else [p for p in state.items if p not in seen]:
             state.drop(path)
             changed.add(path)
@@ -285,6 +291,14 @@ class DiskSync:
                 why = workspace_ignored(self.root, path, is_link=S_ISLNK(mode), is_dir=S_ISDIR(mode))
                 found[key] = path if why is None else why
         return found
+
+    def write_index_now(self) -> None:
+        """Stop holding the parse index back, and write the one waiting, if any."""
+        self.hold_index = False
+        writer, self._index_waiting = self._index_waiting, None
+        if writer is not None:
+            self.index_writer = writer
+            writer.start()
 
     def forget_history_ignored(self, folder: Path, names: tuple[str, ...] = ()) -> None:
         """Drop what was noted of ``folder`` in the history area, and of its entries

@@ -80,12 +80,12 @@ def _load_set(
     return read
 
 
-def save_index(root: Path, state: Picture, limits: Limits) -> threading.Thread | None:
-    """Keep what was just read in the parse index, so the next start need not read it.
+def index_writer(root: Path, state: Picture, limits: Limits) -> threading.Thread | None:
+    """A thread (not started) that keeps what was just read in the parse index, so the next
+    start need not read it; None when there is nothing to write.
 
-    The index is written by a background thread from a snapshot, after the load returns:
-    nobody waits for a cache. Returns that thread (for tests and benchmarks), None when
-    there is nothing to write.
+    It writes from a snapshot taken now, so it may run after the load returns (nobody waits
+    for a cache) or later still, when the caller holds the index back.
     """
     if not state.items or not root.is_dir():
         return None
@@ -98,6 +98,4 @@ def save_index(root: Path, state: Picture, limits: Limits) -> threading.Thread |
         time.sleep(0)
         parse_index.save(root, limits, snapshot)
 
-    writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
-    writer.start()
-    return writer
+    return threading.Thread(target=write, name="store-parse-index", daemon=False)
