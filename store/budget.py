@@ -12,12 +12,12 @@ import os
 from pathlib import Path
 
 from .chat import chat_chars, entry_chars, tokens_for_chars
-from .disk_sync import DiskSync, item_for
+from .disk_sync import DiskSync
 from .errors import OverChatLimit
 from .layout import WORKSPACES_DIR, scope_dir
 from .model import Ignored, Memory, Problem, Scope
 from .picture import Picture
-from .scan import list_set, list_workspaces, read_file, signature
+from .scan import item_for, list_set, list_workspaces, open_set_folder, read_file, signature
 
 
 def sums(state: Picture, scope: Scope) -> tuple[int, int]:
@@ -95,7 +95,7 @@ class Budget:
     def workspaces_now(self) -> dict[str, Path]:
         """The workspace folders as they are now (key: folder)."""
         ignored: dict[str, Ignored] = {}
-        with self.sync.set_folder(self.root / WORKSPACES_DIR, ignored) as fd:
+        with open_set_folder(self.root, self.root / WORKSPACES_DIR, ignored) as fd:
             if fd is None:
                 return {}
             found, _ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, fd)
@@ -107,7 +107,7 @@ class Budget:
         state = self.sync.loaded()
         folder = folder or scope_dir(self.root, scope)
         total = count = 0
-        with self.sync.set_folder(folder, {}) as fd:
+        with open_set_folder(self.root, folder, {}) as fd:
             if fd is None:
                 return 0, 0
             files, _ignored = list_set(self.root, scope, folder, fd)

@@ -21,32 +21,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 from . import history, safe_io
 from .atomic import fsync_dir, write_temp
 from .errors import CouldNotChange
+from .history import NewVersion
 from .limits import Limits
-from .memoryfile import Document, FileProblem, parse_bytes
+from .memory_fields import Document, FileProblem
+from .memoryfile import parse_bytes
 from .model import Version
 from .swap import exchange, rename_new
 from .timestamps import now_utc
 
 #: The suffix of the store's own temp file before it is whole (only ever written under the lock).
 PART = ".part"
-
-
-@dataclass(frozen=True, slots=True)
-class NewVersion:
-    """The version a change keeps of the text it writes."""
-
-    moment: datetime
-    source: str
-    title: str
-    text: str
-    memory_source: str
 
 
 def staged_path(path: Path, data: bytes) -> Path:
@@ -97,15 +86,7 @@ def commit(
     swapped = False
     try:
         if version is not None:
-            written = history.write_version(
-                root,
-                hdir,
-                moment=version.moment,
-                source=version.source,
-                title=version.title,
-                text=version.text,
-                memory_source=version.memory_source,
-            )
+            written = history.write_new_version(root, hdir, version)
         if seen is not None and _exchanged(staged, path):
             swapped = True
             replaced = read_limited(root, staged, limits.file_max_bytes)

@@ -1,4 +1,7 @@
-"""Keeping the picture up to date with the disk: the first load, ``refresh``, the parse index.
+"""Keeping the picture up to date with the disk: the first load and ``refresh``.
+
+The whole pass is here; the first load's use of the parse index is in ``store.first_load``,
+one file or one named path in ``store.file_refresh``.
 
 Reads take no lock: the picture is what the files were when last looked at, and every
 change looks again under the store-wide lock before it writes.
@@ -7,39 +10,30 @@ change looks again under the store-wide lock before it writes.
 from __future__ import annotations
 
 import os
-import stat
 import threading
-import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
+from stat import S_ISDIR, S_ISLNK
 
 from filelock import FileLock
 
-from . import moves, parse_index, safe_io
-from .layout import (
-    GLOBAL_DIR,
-    HISTORY_DIR,
-    LOCK_FILE,
-    SETTINGS_FILE,
-    WORKSPACES_DIR,
-    is_silent_name,
-    is_valid_key,
-    memory_id_of,
-)
+from . import first_load, moves, parse_index, safe_io
+from .file_refresh import load_entry, refresh_path
+from .layout import GLOBAL_DIR, HISTORY_DIR, LOCK_FILE, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
 from .limits import Limits, read_settings
-from .memoryfile import Content, Document, FileProblem
-from .model import Ignored, Memory, Problem, Scope
+from .model import Ignored, Memory, Scope
 from .picture import Picture, cyclic_gc_paused
 from .scan import (
     FileEntry,
     Signature,
     list_set,
     list_workspaces,
-    read_file,
+    open_set_folder,
     signature,
     unsafe_ignored,
+    workspace_ignored,
 )
+from .scan import item_for as item_for  # where callers found it before it moved to scan
 
 
 class DiskSync:
@@ -74,10 +68,20 @@ class DiskSync:
             changed = self.rescan_all() if paths is None else self._refresh_paths(paths)
             return {Path(p) for p in changed}
 
+    def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
+        """``refresh`` of the sets of ``scopes`` only (see ``rescan_scopes``)."""
+        with self.mutex:
+            if self.state is None:
+                self.loaded()
+                return set()
+            return {Path(p) for p in self.rescan_scopes(scopes)}
+
     def _refresh_paths(self, paths: Iterable[Path | str]) -> set[str]:
+        state = self.state
+        assert state is not None
         changed: set[str] = set()
         for raw_path in paths:
-            found = self._refresh_path(Path(os.path.abspath(os.fspath(raw_path))))
+            found = refresh_path(self.root, state, self.limits, Path(os.path.abspath(os.fspath(raw_path))))
             if found is None:  # a set or the settings changed: one full pass covers the batch
                 return changed | self.rescan_all()
             changed |= found
@@ -123,10 +127,14 @@ class DiskSync:
 
     def rescan_all(self, *, report: bool = True) -> set[str]:
         """Bring the whole picture up to date; the paths whose state changed (when ``report``)."""
+        return self._full_pass(self._read_settings(), report=report)
+
+    def _full_pass(self, settings: tuple[bool, bool], *, report: bool = True) -> set[str]:
+        """``rescan_all`` once settings.yaml was read (``settings``: what ``_read_settings`` said)."""
         state = self.state
         assert state is not None
         changed: set[str] = set()
-        limits_changed, settings_changed = self._read_settings()
+        limits_changed, settings_changed = settings
         if limits_changed:
             state.sigs.clear()  # the limits decide what is a problem: read everything again
         if settings_changed:
@@ -134,7 +142,7 @@ class DiskSync:
         seen: set[str] = set()
         ignored: dict[str, Ignored] = {}
         workspaces: list[tuple[str, Path]] = []
-        with self.set_folder(self.root / WORKSPACES_DIR, ignored) as ws_fd:
+        with open_set_folder(self.root, self.root / WORKSPACES_DIR, ignored) as ws_fd:
             if ws_fd is not None:
                 workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, ws_fd)
                 ignored.update((str(item.path), item) for item in ws_ignored)
@@ -143,39 +151,26 @@ class DiskSync:
         fresh = not state.items
         listed: list[tuple[Scope, Path, list[FileEntry]]] = []
         for scope, folder in sets:
-            with self.set_folder(folder, ignored) as fd:
-                if fd is None:
-                    continue
-                files, set_ignored = list_set(self.root, scope, folder, fd)
-                ignored.update((str(item.path), item) for item in set_ignored)
-                if not fresh:
-                    for entry in files:
-                        seen.add(entry.path)
-                        if self._load_entry(entry, fd):
-                            changed.add(entry.path)
-                    continue
-            listed.append((scope, folder, files))
-        read = 0
+            files, set_changed = self._scan_set(scope, folder, ignored, load=not fresh)
+            if files is None:
+                continue
+            if fresh:
+                listed.append((scope, folder, files))
+            else:
+                seen.update(entry.path for entry in files)
+                changed |= set_changed
         if fresh:
-            # The index can hold no more than what the files it stands for hold.
-            bound = parse_index.expected_max_bytes(sum(len(f) for _, _, f in listed), self.limits)
-            try:
-                index = parse_index.load(self.root, self.limits, bound)
-            except safe_io.Unsafe as exc:
-                index = None
-                item = unsafe_ignored(self.root, exc)
-                state.history_ignored[str(item.path)] = item
-            for _scope, folder, files in listed:
-                with self.set_folder(folder, ignored) as fd:
-                    if fd is not None:
-                        read += self._load_fresh(files, index, fd)
-        if fresh:
+            stale = first_load.load_sets(self.root, state, self.limits, listed, ignored)
             if report:
                 changed.update(state.items)  # all of them are new
             state.ordered.clear()
             state.chat_sums.clear()
-            if read or (index is not None and len(index) != len(state.items)):
-                self._save_index()
+            writer = first_load.index_writer(self.root, state, self.limits) if stale else None
+            if writer is not None and self.hold_index:
+                self._index_waiting = writer
+            elif writer is not None:
+                self.index_writer = writer
+                writer.start()
         for path in [] if fresh else [p for p in state.items if p not in seen]:
             state.drop(path)
             changed.add(path)
@@ -191,28 +186,119 @@ class DiskSync:
         state.workspaces = new_ws
         return changed
 
-    @contextmanager
-    def set_folder(self, folder: Path, ignored: dict[str, Ignored]) -> Iterator[int | None]:
-        """A set's folder opened without following a link on the way (None when it is
-        missing, or refused: then ``ignored`` says why)."""
-        try:
-            fd = safe_io.open_folder(self.root, folder)
-        except FileNotFoundError:
-            yield None
-            return
-        except safe_io.Unsafe as exc:
-            item = unsafe_ignored(self.root, exc)
-            ignored[str(item.path)] = item
-            yield None
-            return
-        except OSError as exc:
-            ignored[str(folder)] = Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")
-            yield None
-            return
-        try:
-            yield fd
-        finally:
-            os.close(fd)
+    def _scan_set(
+        self, scope: Scope, folder: Path, ignored: dict[str, Ignored], *, load: bool
+    ) -> tuple[list[FileEntry] | None, set[str]]:
+        """List one set's files, noting in ``ignored`` what it ignores; with ``load``, read
+        again each file whose stat changed. The files (None: the folder could not be opened)
+        and the paths whose state changed."""
+        state = self.state
+        assert state is not None
+        changed: set[str] = set()
+        with open_set_folder(self.root, folder, ignored) as fd:
+            if fd is None:
+                return None, changed
+            files, set_ignored = list_set(self.root, scope, folder, fd)
+            ignored.update((str(item.path), item) for item in set_ignored)
+            if load:
+                for entry in files:
+                    if load_entry(state, entry, fd, self.limits):
+                        changed.add(entry.path)
+        return files, changed
+
+    def rescan_scopes(self, scopes: Iterable[Scope]) -> set[str]:
+        """Bring only the sets of ``scopes`` up to date, exactly as the full pass would: their
+        files, what is ignored in them, whether a workspace's folder is there; with them
+        settings.yaml and the history area's own folders. The paths whose state changed.
+
+        No other set is opened, listed or read. A full pass runs instead when the limits
+        changed (they decide what is a problem), when the picture is empty (it was never
+        loaded from any file), or when the workspaces folder itself cannot be used.
+        """
+        state = self.state
+        assert state is not None
+        wanted = list(dict.fromkeys(scopes))
+        settings = self._read_settings()
+        present = self._workspaces_now([scope for scope in wanted if scope is not None])
+        if settings[0] or not state.items or present is None:
+            return self._full_pass(settings)
+        changed = {str(self.root / SETTINGS_FILE)} if settings[1] else set()
+        ignored: dict[str, Ignored] = {}
+        self._check_history_top(ignored)
+        owned = [self.root / HISTORY_DIR]
+        for scope in wanted:
+            folder = self.root / GLOBAL_DIR
+            if scope is not None:
+                folder = self.root / WORKSPACES_DIR / scope
+                now, was = present[scope], state.workspaces.get(scope)
+                if isinstance(now, Ignored):
+                    ignored[str(now.path)] = now
+                if isinstance(now, Path) != (was is not None):
+                    changed.add(str(now if isinstance(now, Path) else was))
+                if isinstance(now, Path):
+                    state.workspaces[scope] = now
+                else:
+                    state.workspaces.pop(scope, None)
+            owned.append(folder)
+            looked = scope is None or scope in state.workspaces
+            files, set_changed = (
+                self._scan_set(scope, folder, ignored, load=True) if looked else (None, set())
+            )
+            changed |= set_changed
+            seen = {entry.path for entry in files or ()}
+            for item in list(state.by_scope.get(scope, {}).values()):
+                key = item.location if isinstance(item, Memory) else str(item.path)  # no Path built
+                if key not in seen and state.drop(key):
+                    changed.add(key)
+        # What was ignored in the folders looked at is replaced; the rest stays as it was.
+        prefixes = tuple(os.path.join(folder, "") for folder in owned)
+        names = {str(folder) for folder in owned}
+        before = {key for key in state.ignored if key in names or key.startswith(prefixes)}
+        changed |= before ^ set(ignored)
+        for key in before:
+            del state.ignored[key]
+        state.ignored.update(ignored)
+        state.workspaces = dict(sorted(state.workspaces.items()))
+        return changed
+
+    def _workspaces_now(self, keys: list[str]) -> dict[str, Path | Ignored | None] | None:
+        """What each of ``keys`` is in the workspaces folder now, as the full pass would list
+        it: its folder, why it is ignored, or None when there is none. None when the
+        workspaces folder itself is missing or refused (only a full pass tells all then)."""
+        state = self.state
+        assert state is not None
+        folder = self.root / WORKSPACES_DIR
+        if not keys:
+            return {}
+        if str(folder) in state.ignored:
+            return None
+        found: dict[str, Path | Ignored | None] = {}
+        with open_set_folder(self.root, folder, {}) as fd:
+            if fd is None:
+                return None
+            for key in keys:
+                if is_silent_name(key):
+                    found[key] = None  # never a workspace, never listed
+                    continue
+                try:
+                    mode = os.stat(key, dir_fd=fd, follow_symlinks=False).st_mode
+                except FileNotFoundError:
+                    found[key] = None
+                    continue
+                except OSError:
+                    return None
+                path = folder / key
+                why = workspace_ignored(self.root, path, is_link=S_ISLNK(mode), is_dir=S_ISDIR(mode))
+                found[key] = path if why is None else why
+        return found
+
+    def write_index_now(self) -> None:
+        """Stop holding the parse index back, and write the one waiting, if any."""
+        self.hold_index = False
+        writer, self._index_waiting = self._index_waiting, None
+        if writer is not None:
+            self.index_writer = writer
+            writer.start()
 
     def forget_history_ignored(self, folder: Path, names: tuple[str, ...] = ()) -> None:
         """Drop what was noted of ``folder`` in the history area, and of its entries
@@ -247,178 +333,8 @@ class DiskSync:
             except OSError:
                 continue
 
-    def _load_fresh(self, files: list[FileEntry], index: parse_index.ParseIndex | None, dir_fd: int) -> int:
-        """Load a set's files (``dir_fd``: their folder, open) into an empty picture: from the
-        parse index when a file's stat is the one it recorded, else from the disk. Returns
-        how many files were read."""
-        state = self.state
-        assert state is not None
-        sigs, items, limits, read = state.sigs, state.items, self.limits, 0
-        prefix = parse_index.relative_key(files[0].scope, "") if files else ""
-        stat_at = os.stat
-        for path, scope, memory_id, name in files:
-            item: Memory | Problem | None = None
-            sig: Signature
-            if index is not None:
-                try:
-                    st = stat_at(name, dir_fd=dir_fd, follow_symlinks=False)
-                except OSError:
-                    continue
-                sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-                item = index.lookup(prefix + name, sig, path, scope, memory_id)
-            if item is None:
-                result = read_file(name, limits, dir_fd)
-                read += 1
-                if result is None:
-                    continue
-                sig, parsed = result
-                item = item_for(path, scope, memory_id, parsed)
-            sigs[path] = sig
-            items[path] = item
-            by_scope = state.by_scope.get(scope)
-            if by_scope is None:
-                by_scope = state.by_scope[scope] = {}
-            by_scope[memory_id] = item
-        return read
-
-    def _save_index(self) -> None:
-        """Keep what was just read in the parse index, so the next start need not read it.
-
-        The index is written by a background thread from a snapshot, after the load returns:
-        nobody waits for a cache (``_index_writer`` is that thread, for tests and benchmarks).
-        """
-        state = self.state
-        assert state is not None
-        if not state.items or not self.root.is_dir():
-            return
-        sigs = state.sigs
-        snapshot = [(sigs[path], item) for path, item in state.items.items()]
-        root, limits = self.root, self.limits
-
-        def write() -> None:
-            # Hand the interpreter straight back: a new thread otherwise keeps it for a whole
-            # switch interval (5 ms) while the caller, who just started it, waits.
-            time.sleep(0)
-            parse_index.save(root, limits, snapshot)
-
-        writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
-        if self.hold_index:
-            self._index_waiting = writer
-            return
-        self.index_writer = writer
-        writer.start()
-
-    def write_index_now(self) -> None:
-        """Stop holding the parse index back, and write the one waiting, if any."""
-        self.hold_index = False
-        writer, self._index_waiting = self._index_waiting, None
-        if writer is not None:
-            self.index_writer = writer
-            writer.start()
-
-    def _load_entry(self, entry: FileEntry, dir_fd: int) -> bool:
-        """(Re)read one candidate file (``dir_fd``: its folder, open) if its stat changed;
-        True when its state changed."""
-        state = self.state
-        assert state is not None
-        old = state.sigs.get(entry.path)
-        if old is not None:
-            try:
-                if signature(os.stat(entry.name, dir_fd=dir_fd, follow_symlinks=False)) == old:
-                    return False
-            except OSError:
-                pass
-        result = read_file(entry.name, self.limits, dir_fd)
-        if result is None:
-            return state.drop(entry.path)
-        sig, parsed = result
-        item = item_for(entry.path, entry.scope, entry.id, parsed)
-        previous = state.items.get(entry.path)
-        state.put(entry.path, sig, item)
-        return previous != item
-
-    def _relative_parts(self, path: Path) -> tuple[str, ...]:
-        try:
-            return Path(os.path.abspath(path)).relative_to(self.root).parts
-        except ValueError:
-            return ()
-
-    def _refresh_path(self, path: Path) -> set[str] | None:
-        """Re-read one path; None when only a full rescan can tell what changed."""
-        state = self.state
-        assert state is not None
-        parts = self._relative_parts(path)
-        if not parts or parts[0] in (HISTORY_DIR, LOCK_FILE):
-            return set()
-        if parts == (SETTINGS_FILE,):
-            return None
-        if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
-            return set()
-        if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):
-            return None  # a set appeared, went, or was renamed: list them again
-        if parts[0] == GLOBAL_DIR and len(parts) == 2:
-            scope: Scope = None
-        elif parts[0] == WORKSPACES_DIR and len(parts) == 3 and is_valid_key(parts[1]):
-            scope = parts[1]
-        else:
-            return set()
-        if scope is not None and scope not in state.workspaces:
-            return None
-        memory_id = memory_id_of(parts[-1])
-        key = str(path)
-        try:
-            dir_fd = safe_io.open_folder(self.root, path.parent)
-        except OSError:
-            return None  # the set itself is gone or refused: a full pass says so
-        try:
-            try:
-                mode: int | None = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
-            except OSError:
-                mode = None
-            changed: set[str] = set()
-            was_ignored = state.ignored.pop(key, None)
-            if memory_id is None or (mode is not None and not stat.S_ISREG(mode)):
-                _files, set_ignored = list_set(self.root, scope, path.parent, dir_fd)
-                now = {i.path: i for i in set_ignored}.get(path)
-                if now is not None:
-                    state.ignored[key] = now
-                if was_ignored != now:
-                    changed.add(key)
-                if state.drop(key):
-                    changed.add(key)
-                return changed
-            if was_ignored is not None:
-                changed.add(key)
-            if self._load_entry(FileEntry(key, scope, memory_id, path.name), dir_fd):
-                changed.add(key)
-            return changed
-        finally:
-            os.close(dir_fd)
-
     def reload(self, path: Path) -> None:
         """Bring one file's state up to date (under the lock, before changing it)."""
-        self.loaded()
-        if self._refresh_path(path) is None:
+        state = self.loaded()
+        if refresh_path(self.root, state, self.limits, path) is None:
             self.rescan_all()
-
-
-def item_for(
-    path: str | Path, scope: Scope, memory_id: str, parsed: Document | Content | FileProblem
-) -> Memory | Problem:
-    """The record a parsed file stands for: a memory, or a problem file."""
-    if isinstance(parsed, FileProblem):
-        return Problem(Path(path), scope, memory_id, parsed.message, parsed.line)
-    f, text = (parsed.fields, parsed.text) if isinstance(parsed, Document) else parsed
-    return Memory(
-        memory_id,
-        scope,
-        f.title,
-        text,
-        f.enabled,
-        f.source,
-        f.session_id,
-        f.created,
-        f.updated,
-        os.fspath(path),
-        f.extra,
-    )

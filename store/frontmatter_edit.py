@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from . import history
 from . import messages as msg
-from .commit import NewVersion
 from .errors import StoreError
+from .history import NewVersion
 from .limits import Limits
-from .memoryfile import FileProblem, parse_text
+from .memory_fields import FileProblem
+from .memoryfile import parse_text
 from .model import Memory, Scope
 from .rules import (
     check_encodable,

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from .atomic import fsync_dir, remove_durably, write_atomic, write_temp
 from .limits import Limits
-from .memoryfile import Document, Fields, parse_bytes, render_new
+from .memory_fields import Document, Fields
+from .memory_render import render_new
+from .memoryfile import parse_bytes
 from .model import Version
 from .safe_io import DELETION_META_MAX_BYTES, TooLarge, Unsafe, list_names, read_regular, remove_tree
 from .swap import rename_new
@@ -35,6 +37,17 @@ _NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\.md\Z")
 READ_LIMITS = Limits(
     title_max_chars=10**6, text_max_chars=10**7, file_max_bytes=10485760 + 65536, versions_kept=100
 )
+
+
+@dataclass(frozen=True, slots=True)
+class NewVersion:
+    """The version a change keeps of the text it writes."""
+
+    moment: datetime
+    source: str
+    title: str
+    text: str
+    memory_source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +166,19 @@ def write_version(
         tmp.unlink(missing_ok=True)
     fsync_dir(folder)
     return Version(name=name, moment=moment, source=source, title=title, text=text)
+
+
+def write_new_version(root: Path, hdir: Path, version: NewVersion) -> Version | None:
+    """``write_version`` for the version a change keeps (see there)."""
+    return write_version(
+        root,
+        hdir,
+        moment=version.moment,
+        source=version.source,
+        title=version.title,
+        text=version.text,
+        memory_source=version.memory_source,
+    )
 
 
 def make_newest(root: Path, hdir: Path, version: Version) -> Version:

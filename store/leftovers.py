@@ -26,7 +26,8 @@ from .atomic import fsync_dir
 from .commit import digest, keep_external, read_limited
 from .layout import HISTORY_DIR, history_dir, scope_dir
 from .limits import Limits
-from .memoryfile import Document, parse_bytes
+from .memory_fields import Document
+from .memoryfile import parse_bytes
 from .model import Scope
 from .timestamps import now_utc
 

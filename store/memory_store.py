@@ -25,7 +25,8 @@ from .frontmatter_edit import block_problem, change_frontmatter
 from .layout import history_dir, history_scope_dir, is_valid_id
 from .layout import memory_path as _memory_path
 from .limits import Limits
-from .memoryfile import Document, parse_bytes
+from .memory_fields import Document
+from .memoryfile import parse_bytes
 from .model import Change, ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
 from .picture import Picture, in_order
 from .rules import check_scope, secret_refusal, text_refusal, title_refusal
@@ -353,6 +354,21 @@ class MemoryStore:
         Returns the paths whose state changed; the store's own writes return nothing.
         """
         return self._sync.refresh(paths)
+
+    def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
+        """``refresh()`` for the sets of ``scopes`` only (``GLOBAL`` or workspace keys): what a
+        chat of one workspace receives, without a look at any other workspace.
+
+        With the same guarantees as the full pass for those sets: a file changed, added,
+        removed or turned into something that is not a regular file, a set's folder gone or
+        come, problem files; settings.yaml is read too, and a change of the limits (they decide
+        what is a problem) brings the whole picture up to date. Returns the paths whose state
+        changed; other sets stay as they were last looked at.
+        """
+        scopes = list(scopes)
+        for scope in scopes:
+            check_scope(scope)
+        return self._sync.refresh_scopes(scopes)
 
     def write_index_now(self) -> None:
         """Write the parse index held back since the load (``hold_index``), in the background."""

@@ -18,7 +18,8 @@ from . import commit, history, safe_io
 from .atomic import fsync_dir, remove_durably, write_atomic
 from .layout import history_dir, is_valid_id, is_valid_key, make_dirs, memory_path
 from .limits import Limits
-from .memoryfile import Document, parse_bytes
+from .memory_fields import Document
+from .memoryfile import parse_bytes
 from .model import Scope
 
 INTENT = ".move.json"

@@ -9,7 +9,7 @@ from . import messages as msg
 from .errors import CouldNotChange, LooksSecret, MissingField, StoreError, TooLong
 from .layout import is_valid_key
 from .limits import Limits
-from .memoryfile import normalize_text, normalize_title
+from .memory_fields import normalize_text, normalize_title
 from .model import Scope
 from .secrets import new_secret_kinds
 

@@ -1,4 +1,5 @@
-"""Reading the store's folders: which entries are memories, problems, or ignored."""
+"""Reading the store's folders: which entries are memories, problems, or ignored, and what
+each memory file stands for."""
 
 from __future__ import annotations
 
@@ -6,16 +7,18 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
 from . import messages as msg
 from .layout import is_inside, is_silent_name, is_valid_key, memory_id_of
 from .limits import Limits
-from .memoryfile import Content, FileProblem, parse_content
-from .model import Ignored, Scope
-from .safe_io import FILE_FLAGS, Unsafe, read_fd
+from .memory_fields import Content, Document, FileProblem
+from .memoryfile import parse_content
+from .model import Ignored, Memory, Problem, Scope
+from .safe_io import FILE_FLAGS, Unsafe, open_folder, read_fd
 
 # A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
 _child: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
@@ -54,6 +57,30 @@ def unsafe_ignored(root: Path, exc: Unsafe) -> Ignored:
     if exc.is_link:
         return link_ignored(root, path)
     return Ignored(path, msg.IGNORED_NOT_A_FOLDER if exc.kind == "not_folder" else msg.IGNORED_NOT_REGULAR)
+
+
+@contextmanager
+def open_set_folder(root: Path, folder: Path, ignored: dict[str, Ignored]) -> Iterator[int | None]:
+    """A set's folder opened without following a link on the way (None when it is
+    missing, or refused: then ``ignored`` says why)."""
+    try:
+        fd = open_folder(root, folder)
+    except FileNotFoundError:
+        yield None
+        return
+    except Unsafe as exc:
+        item = unsafe_ignored(root, exc)
+        ignored[str(item.path)] = item
+        yield None
+        return
+    except OSError as exc:
+        ignored[str(folder)] = Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")
+        yield None
+        return
+    try:
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def _entries(folder: Path, dir_fd: int) -> tuple[list[os.DirEntry[str]], list[Ignored]]:
@@ -111,15 +138,27 @@ def list_workspaces(root: Path, folder: Path, dir_fd: int) -> tuple[list[tuple[s
         if is_silent_name(name):
             continue
         path = _child(folder, name)
-        if entry.is_symlink():
-            ignored.append(link_ignored(root, path))
-        elif not entry.is_dir(follow_symlinks=False):
-            ignored.append(Ignored(path, "A file here is not a workspace folder."))
-        elif not is_valid_key(name):
-            ignored.append(Ignored(path, msg.IGNORED_BAD_KEY))
-        else:
+        is_link = entry.is_symlink()
+        why = workspace_ignored(
+            root, path, is_link=is_link, is_dir=not is_link and entry.is_dir(follow_symlinks=False)
+        )
+        if why is None:
             found.append((name, path))
+        else:
+            ignored.append(why)
     return sorted(found), ignored
+
+
+def workspace_ignored(root: Path, path: Path, *, is_link: bool, is_dir: bool) -> Ignored | None:
+    """Why an entry of the workspaces folder is not a workspace (a link, a file, a name that
+    is not a key); None when it is one."""
+    if is_link:
+        return link_ignored(root, path)
+    if not is_dir:
+        return Ignored(path, "A file here is not a workspace folder.")
+    if not is_valid_key(path.name):
+        return Ignored(path, msg.IGNORED_BAD_KEY)
+    return None
 
 
 def read_file(
@@ -162,3 +201,25 @@ def read_file(
     finally:
         os.close(fd)
     return sig, parse_content(raw, limits)
+
+
+def item_for(
+    path: str | Path, scope: Scope, memory_id: str, parsed: Document | Content | FileProblem
+) -> Memory | Problem:
+    """The record a parsed file stands for: a memory, or a problem file."""
+    if isinstance(parsed, FileProblem):
+        return Problem(Path(path), scope, memory_id, parsed.message, parsed.line)
+    f, text = (parsed.fields, parsed.text) if isinstance(parsed, Document) else parsed
+    return Memory(
+        memory_id,
+        scope,
+        f.title,
+        text,
+        f.enabled,
+        f.source,
+        f.session_id,
+        f.created,
+        f.updated,
+        os.fspath(path),
+        f.extra,
+    )

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from . import history
 from .atomic import fsync_dir, remove_durably, write_atomic
-from .commit import NewVersion, read_limited
-from .memoryfile import Document, FileProblem, parse_bytes
+from .commit import read_limited
+from .history import NewVersion
+from .memory_fields import Document, FileProblem
+from .memoryfile import parse_bytes
 from .swap import rename_new
 from .timestamps import format_timestamp
 
@@ -74,15 +76,7 @@ def restore(root: Path, path: Path, hdir: Path, version: NewVersion | None, keep
     """Put a deleted file back at ``path`` (which must be free), keeping ``version`` first."""
     written = None
     if version is not None:
-        written = history.write_version(
-            root,
-            hdir,
-            moment=version.moment,
-            source=version.source,
-            title=version.title,
-            text=version.text,
-            memory_source=version.memory_source,
-        )
+        written = history.write_new_version(root, hdir, version)
     try:
         rename_new(hdir / history.DELETED_BYTES, path)
     except BaseException:

@@ -35,6 +35,15 @@ def memory_file(
     return f"---\ntitle: {title}\nenabled: {enabled}\nsource: {source}\n{extra}---\n\n{text}\n"
 
 
+def started(root: Path) -> MemoryStore:
+    """A store on ``root``, loaded, with its parse index written (a later start reads it)."""
+    s = MemoryStore(root)
+    s.workspaces()
+    if s._index_writer is not None:
+        s._index_writer.join()
+    return s
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--stress", action="store_true", default=False, help="run the reliability harness 10x longer"

@@ -1,7 +1,7 @@
 """The frontmatter fast path is a shortcut, never a second opinion: a differential test.
 
-``_parse_fast(lines)`` may decline (None) for anything, but when it answers, its fields, line
-spans or problem must be exactly what the YAML parser (``_parse_yaml``) gives for the same lines.
+``parse_fast(lines)`` may decline (None) for anything, but when it answers, its fields, line
+spans or problem must be exactly what the YAML parser (``parse_yaml``) gives for the same lines.
 ``split_frontmatter`` is checked the same way against a plain line-by-line reference.
 """
 
@@ -12,7 +12,9 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from store.memoryfile import FileProblem, _parse_fast, _parse_yaml, split_frontmatter
+from store.frontmatter_fast import parse_fast
+from store.frontmatter_yaml import parse_yaml
+from store.memoryfile import FileProblem, split_frontmatter
 
 KEYS = ["title", "enabled", "source", "sessionId", "created", "updated"]
 TRICKY = [
@@ -192,10 +194,10 @@ well_formed = st.builds(
 
 
 def check_same(fm_lines: list[str]) -> None:
-    fast = _parse_fast(fm_lines)
+    fast = parse_fast(fm_lines)
     if fast is None:
         return
-    slow = _parse_yaml(fm_lines)
+    slow = parse_yaml(fm_lines)
     if isinstance(fast, FileProblem):
         assert fast == slow, (fm_lines, fast, slow)
         return
@@ -276,7 +278,7 @@ def test_fast_path_answers_for_what_the_store_writes() -> None:
         fields = Fields(title, True, "ai", "s-1", moment, moment)
         split = split_frontmatter(render_new(fields, "Some text."))
         assert split is not None
-        parsed = _parse_fast(split[0])
+        parsed = parse_fast(split[0])
         assert parsed is not None and not isinstance(parsed, FileProblem), title
         assert parsed[0] == fields
 
@@ -350,7 +352,7 @@ def test_loading_shortcut_equals_parse_bytes_on_what_the_store_writes() -> None:
 def test_the_fast_paths_character_classes_are_the_printable_sets_they_stand_for() -> None:
     # Written as what they leave out (quick to compile): each must take exactly the
     # characters of the positive set it replaces, over every code point.
-    from store import memoryfile
+    from store import frontmatter_fast
 
     printable = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
     every = "".join(map(chr, range(0x110000)))
@@ -358,6 +360,6 @@ def test_the_fast_paths_character_classes_are_the_printable_sets_they_stand_for(
     def taken(pattern: str) -> str:
         return "".join(re.findall(pattern, every))
 
-    assert taken(memoryfile._SAFE) == taken(f"[{printable}]")
-    assert taken(memoryfile._SAFE_UNQUOTED) == taken(f"[{printable}]").replace("'", "")
-    assert taken(f"[^ :{memoryfile._UNSAFE}]") == taken(f"[{printable.replace(' -~', '!-9;-~', 1)}]")
+    assert taken(frontmatter_fast._SAFE) == taken(f"[{printable}]")
+    assert taken(frontmatter_fast._SAFE_UNQUOTED) == taken(f"[{printable}]").replace("'", "")
+    assert taken(f"[^ :{frontmatter_fast._UNSAFE}]") == taken(f"[{printable.replace(' -~', '!-9;-~', 1)}]")

@@ -11,18 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import memory_file, write_raw
+from conftest import memory_file, started, write_raw
 
 from store import GLOBAL, Limits, MemoryStore, parse_index, scan
 from store.parse_index import index_path
-
-
-def started(root: Path) -> MemoryStore:
-    s = MemoryStore(root)
-    s.workspaces()
-    if s._index_writer is not None:
-        s._index_writer.join()
-    return s
 
 
 def picture(s: MemoryStore) -> tuple[object, ...]:
@@ -49,7 +41,9 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         reads.append(path)
         return real(path, limits, dir_fd)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("store.disk_sync.read_file", counting)
+    # Every place the picture reads a file from: the first load and a file read again.
+    monkeypatch.setattr("store.first_load.read_file", counting)
+    monkeypatch.setattr("store.file_refresh.read_file", counting)
     return reads
 
 

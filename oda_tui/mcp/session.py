@@ -66,9 +66,10 @@ class ChatSession:
         return True
 
     def refresh(self) -> None:
-        """Bring the store up to date with the disk before a tool answers.
+        """Bring this chat's sets up to date with the disk before a tool answers.
 
-        A full pass (a stat per file: tens of milliseconds at 10,000 memories) rather than the
-        watcher's paths: an edit saved a moment before the call is never missed.
+        A pass over Global and the chat's workspace (a stat per file of those, none of any
+        other workspace) rather than the watcher's paths: an edit saved a moment before the
+        call is never missed.
         """
-        self.store.refresh()
+        self.store.refresh_scopes(self.scopes)

@@ -1,0 +1,103 @@
+"""Bringing single files of the picture up to date: one file read again when its stat
+changed, and one path a watcher named."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from . import safe_io
+from .layout import (
+    GLOBAL_DIR,
+    HISTORY_DIR,
+    LOCK_FILE,
+    SETTINGS_FILE,
+    WORKSPACES_DIR,
+    is_silent_name,
+    is_valid_key,
+    memory_id_of,
+)
+from .limits import Limits
+from .model import Scope
+from .picture import Picture
+from .scan import FileEntry, item_for, list_set, read_file, signature
+
+
+def load_entry(state: Picture, entry: FileEntry, dir_fd: int, limits: Limits) -> bool:
+    """(Re)read one candidate file (``dir_fd``: its folder, open) if its stat changed;
+    True when its state changed."""
+    old = state.sigs.get(entry.path)
+    if old is not None:
+        try:
+            if signature(os.stat(entry.name, dir_fd=dir_fd, follow_symlinks=False)) == old:
+                return False
+        except OSError:
+            pass
+    result = read_file(entry.name, limits, dir_fd)
+    if result is None:
+        return state.drop(entry.path)
+    sig, parsed = result
+    item = item_for(entry.path, entry.scope, entry.id, parsed)
+    previous = state.items.get(entry.path)
+    state.put(entry.path, sig, item)
+    return previous != item
+
+
+def _relative_parts(root: Path, path: Path) -> tuple[str, ...]:
+    try:
+        return Path(os.path.abspath(path)).relative_to(root).parts
+    except ValueError:
+        return ()
+
+
+def refresh_path(root: Path, state: Picture, limits: Limits, path: Path) -> set[str] | None:
+    """Re-read one path (absolute); the paths whose state changed, or None when only a full
+    pass can tell what changed (a set or the settings)."""
+    parts = _relative_parts(root, path)
+    if not parts or parts[0] in (HISTORY_DIR, LOCK_FILE):
+        return set()
+    if parts == (SETTINGS_FILE,):
+        return None
+    if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
+        return set()
+    if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):
+        return None  # a set appeared, went, or was renamed: list them again
+    if parts[0] == GLOBAL_DIR and len(parts) == 2:
+        scope: Scope = None
+    elif parts[0] == WORKSPACES_DIR and len(parts) == 3 and is_valid_key(parts[1]):
+        scope = parts[1]
+    else:
+        return set()
+    if scope is not None and scope not in state.workspaces:
+        return None
+    memory_id = memory_id_of(parts[-1])
+    key = str(path)
+    try:
+        dir_fd = safe_io.open_folder(root, path.parent)
+    except OSError:
+        return None  # the set itself is gone or refused: a full pass says so
+    try:
+        try:
+            mode: int | None = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+        except OSError:
+            mode = None
+        changed: set[str] = set()
+        was_ignored = state.ignored.pop(key, None)
+        if memory_id is None or (mode is not None and not stat.S_ISREG(mode)):
+            _files, set_ignored = list_set(root, scope, path.parent, dir_fd)
+            now = {i.path: i for i in set_ignored}.get(path)
+            if now is not None:
+                state.ignored[key] = now
+            if was_ignored != now:
+                changed.add(key)
+            if state.drop(key):
+                changed.add(key)
+            return changed
+        if was_ignored is not None:
+            changed.add(key)
+        if load_entry(state, FileEntry(key, scope, memory_id, path.name), dir_fd, limits):
+            changed.add(key)
+        return changed
+    finally:
+        os.close(dir_fd)
