@@ -65,23 +65,26 @@ MAX_CONTAINMENT_CHECKS = 200_000
 
 _NO_CREATED = datetime.min.replace(tzinfo=UTC)
 
-# str.translate table: code point -> " " (punctuation, white space) or None (marks to drop).
-# ASCII is decided up front; other characters the first time a text contains them.
-_TABLE: dict[int, str | None] = {}
-_DECIDED: set[int] = set()
+
+class _Table(dict[int, str | None]):
+    """str.translate table: code point -> " " (punctuation, white space), None (marks to drop)
+    or the character itself. A character is decided the first time a text holds it: every
+    later lookup finds it (a missing key would cost translate an exception per character)."""
+
+    def __missing__(self, code: int) -> str | None:
+        char = chr(code)
+        category = unicodedata.category(char)
+        if category[0] == "M":
+            decided: str | None = None
+        elif category[0] in "PZ" or category in ("Sk", "Cc") or char.isspace():
+            decided = " "
+        else:
+            decided = char
+        self[code] = decided
+        return decided
 
 
-def _decide(code: int) -> None:
-    category = unicodedata.category(chr(code))
-    if category[0] == "M":
-        _TABLE[code] = None
-    elif category[0] in "PZ" or category in ("Sk", "Cc") or chr(code).isspace():
-        _TABLE[code] = " "
-    _DECIDED.add(code)
-
-
-for _code in range(128):
-    _decide(_code)
+_TABLE = _Table()
 
 
 # Memoised: after any change the groups are found again, and the texts mostly have not changed.
@@ -91,13 +94,7 @@ def normalize_for_duplicates(text: str) -> str:
     run of punctuation and white space one space, trimmed."""
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text)
-    text = text.casefold()
-    if not text.isascii():
-        for char in set(text):
-            code = ord(char)
-            if code not in _DECIDED:
-                _decide(code)
-    return " ".join(text.translate(_TABLE).split())
+    return " ".join(text.casefold().translate(_TABLE).split())
 
 
 # --- grouping helpers ------------------------------------------------------------------------
