@@ -88,7 +88,9 @@ _TABLE = _Table()
 
 
 # Memoised: after any change the groups are found again, and the texts mostly have not changed.
-@lru_cache(maxsize=1 << 16)
+# Room for the texts and titles of 100,000 memories: a cache smaller than one pass over the
+# store would keep nothing (each pass pushes out what the next one needs first).
+@lru_cache(maxsize=1 << 18)
 def normalize_for_duplicates(text: str) -> str:
     """The text as duplicates are compared: NFKD, case folded, no combining marks, and every
     run of punctuation and white space one space, trimmed."""
