@@ -33,7 +33,7 @@ __all__ = ["Containment"]
 _Gram = str | tuple[str, ...]
 _Index = dict[_Gram, list[int]]  # nodes by key, shortest first
 
-#: How many words a key holds.
+#: How many words a key holds (``_runs`` builds runs of exactly this many, and shorter ones).
 RUN = 3
 
 
@@ -48,11 +48,13 @@ def _key(words: list[str], counts: Mapping[str, int]) -> _Gram:
     return tuple(words[start : start + RUN])
 
 
-def _runs(words: list[str], sizes: set[int]) -> set[_Gram]:
-    """Every run of words in ``words`` of the given sizes."""
-    found: set[_Gram] = set()
-    for size in sizes:
-        found.update(words if size == 1 else zip(*(words[i:] for i in range(size)), strict=False))
+def _runs(words: list[str], short: Mapping[int, set[str]]) -> set[_Gram]:
+    """Every run of three words in ``words``, and of the shorter runs those that may be keys:
+    ``short`` gives, for one and two words, a word every such key holds."""
+    found: set[_Gram] = set(zip(words, words[1:], words[2:], strict=False))
+    for size, gate in short.items():
+        if not gate.isdisjoint(words):
+            found.update(gate.intersection(words) if size == 1 else zip(words, words[1:], strict=False))
     return found
 
 
@@ -93,10 +95,13 @@ class Containment:
         # (a workspace's text may hold its own workspace's and the global ones).
         everywhere: _Index = {}
         by_scope: dict[Scope, _Index] = defaultdict(dict)
-        sizes: set[int] = set()
+        short: dict[int, set[str]] = defaultdict(set)  # see _runs
         for a in sorted(range(len(texts)), key=lengths.__getitem__):
             key = _key(words[a], counts)
-            sizes.add(1 if isinstance(key, str) else len(key))
+            if isinstance(key, str):
+                short[1].add(key)
+            elif len(key) < RUN:
+                short[len(key)].add(min(key, key=counts.__getitem__))
             everywhere.setdefault(key, []).append(a)
             by_scope[scopes[a]].setdefault(key, []).append(a)
         global_index = by_scope.get(None, {})
@@ -105,7 +110,7 @@ class Containment:
         padded = [f" {t} " for t in texts]
         found: list[tuple[int, int]] = []
         for b, w in enumerate(words):
-            runs = _runs(w, sizes)
+            runs = _runs(w, short)
             length, outer = lengths[b], padded[b]
             candidates: list[int] = []
             for index in indexes[scopes[b]]:
