@@ -33,7 +33,7 @@ memories within one chat; groups that another group includes are left out. Which
 contain which is ``store.containment``: one lookup per run of words of each text, and at most
 ``max_checks`` string comparisons (``find_similar_result`` says whether it finished). The
 global memories' groups are joined once; each workspace adds only its own links. Measured
-(``python -m benchmarks``): duplicates and similar together take about 0.3 s for 10,000
+(``python -m benchmarks``): duplicates and similar together take about 0.25 s for 10,000
 memories in 100 workspaces; the store caches both.
 """
 
