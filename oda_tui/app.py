@@ -25,6 +25,8 @@ from .text.safe import clean_line
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from .session.first_read import FirstRead
+
 
 def _commands() -> type[Provider]:
     from .palette import OdaCommands  # imported when the palette first opens
@@ -45,9 +47,16 @@ class OdaApp(App[None]):
     COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = bindings(Place.APP)
 
-    def __init__(self, root: Path, workspace: str | None = None, *, watch: bool = True) -> None:
+    def __init__(
+        self,
+        root: Path,
+        workspace: str | None = None,
+        *,
+        watch: bool = True,
+        first_read: FirstRead | None = None,
+    ) -> None:
         super().__init__()
-        self.session = StoreSession(self, Path(root), workspace, watch=watch)
+        self.session = StoreSession(self, Path(root), workspace, watch=watch, first_read=first_read)
         self.start_workspace = workspace
         self.sub_title = clean_line(str(root))
         self._themes_ready = False

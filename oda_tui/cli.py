@@ -21,6 +21,9 @@ from .config.paths import resolve_root, root_problem
 _VALUE_OPTIONS = frozenset({"--root", "--workspace"})
 # The exit code of a usage error or a refusal, as for the subcommands.
 _REFUSED = 2
+#: Seconds the app waits for the store's first read before it opens (10,000 memories take
+#: about 0.2 s on a small machine).
+FIRST_READ_HEAD_START_S = 0.5
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -99,10 +102,16 @@ def open_app(args: list[str]) -> int:
 
 def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | None = None) -> int:
     """Run the app until it quits, or until its terminal is lost or it is told to stop."""
+    from .session.first_read import FirstRead
+
+    # The store is read first, so the first frame shows it; a store too big to read within the
+    # head start goes on being read while the app opens.
+    first_read = FirstRead(root, workspace)
+    first_read.wait(FIRST_READ_HEAD_START_S)
     from .app import OdaApp  # Textual is heavy: only the app pays for it
     from .exit_guard import ExitGuard
 
-    app = OdaApp(root, workspace)
+    app = OdaApp(root, workspace, first_read=first_read)
     guard = ExitGuard(lambda: app.call_from_thread(app.exit), cleanup or (lambda: None))
     guard.install()
     try:

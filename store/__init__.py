@@ -36,6 +36,7 @@ from .model import (
 from .safe_io import TooLarge, Unsafe, read_head, read_regular
 from .secrets import SecretHit, SecretWarning
 from .timestamps import format_timestamp
+from .watch_list import changes_folders, folders_to_watch
 
 __all__ = [
     "GLOBAL",
@@ -65,8 +66,10 @@ __all__ = [
     "Unsafe",
     "Version",
     "change_note",
+    "changes_folders",
     "entry_tokens",
     "estimate_tokens",
+    "folders_to_watch",
     "format_timestamp",
     "is_valid_id",
     "is_valid_key",

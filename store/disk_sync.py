@@ -58,6 +58,9 @@ class DiskSync:
         self.settings_problems: list[str] = []
         self._settings_sig: Signature | None = None
         self.index_writer: threading.Thread | None = None
+        #: While True, a parse index to write waits in ``_index_waiting`` (``write_index_now``).
+        self.hold_index = False
+        self._index_waiting: threading.Thread | None = None
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
         """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.
@@ -298,8 +301,20 @@ class DiskSync:
             time.sleep(0)
             parse_index.save(root, limits, snapshot)
 
-        self.index_writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
-        self.index_writer.start()
+        writer = threading.Thread(target=write, name="store-parse-index", daemon=False)
+        if self.hold_index:
+            self._index_waiting = writer
+            return
+        self.index_writer = writer
+        writer.start()
+
+    def write_index_now(self) -> None:
+        """Stop holding the parse index back, and write the one waiting, if any."""
+        self.hold_index = False
+        writer, self._index_waiting = self._index_waiting, None
+        if writer is not None:
+            self.index_writer = writer
+            writer.start()
 
     def _load_entry(self, entry: FileEntry, dir_fd: int) -> bool:
         """(Re)read one candidate file (``dir_fd``: its folder, open) if its stat changed;

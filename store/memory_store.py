@@ -40,9 +40,12 @@ class MemoryStore:
     Every change re-reads its file under the store-wide lock, so no outside edit is lost.
     """
 
-    def __init__(self, root: Path | str) -> None:
+    def __init__(self, root: Path | str, *, hold_index: bool = False) -> None:
+        """``hold_index``: the parse index (a cache of what was read) is written only when
+        ``write_index_now`` is called, e.g. once an app's first frame is on screen."""
         self.root = Path(os.path.abspath(os.fspath(root)))
         self._sync = DiskSync(self.root)
+        self._sync.hold_index = hold_index
         self._mutex = self._sync.mutex
         # The clock is looked up here at each change, so a test can set ``store.memory_store.now_utc``.
         self._changes = Changes(self._sync, Budget(self._sync), lambda: now_utc())
@@ -350,6 +353,11 @@ class MemoryStore:
         Returns the paths whose state changed; the store's own writes return nothing.
         """
         return self._sync.refresh(paths)
+
+    def write_index_now(self) -> None:
+        """Write the parse index held back since the load (``hold_index``), in the background."""
+        with self._mutex:
+            self._sync.write_index_now()
 
 
 __all__ = ["MemoryStore"]

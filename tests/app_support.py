@@ -58,9 +58,17 @@ async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], what: st
 
 
 async def started(pilot: Pilot[None]) -> MainScreen:
-    """Wait for the initial load; return the main screen."""
+    """Wait for the initial load and, when the app watches the disk, for the watch to be in
+    place and its first comparison done; return the main screen."""
     screen = main_screen(pilot)
     await wait_until(pilot, lambda: screen.loaded, "the store to load")
+    app = pilot.app
+    assert isinstance(app, OdaApp)
+    watcher = app.watcher
+    if watcher is not None:
+        await wait_until(
+            pilot, lambda: watcher.watching.is_set() and not watcher.has_pending, "the watch to be in place"
+        )
     return screen
 
 

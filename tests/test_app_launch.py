@@ -1,5 +1,6 @@
-"""Opening the app from the command line: what a bare start imports, a root that is not a
-folder, and a demo that keeps to its own folder. The app itself is replaced by a stand-in that
+"""Opening the app from the command line: what a bare start imports (the store, read first,
+but no subcommand and no Textual), a root that is not a folder, and a demo that keeps to its
+own folder. The app itself is replaced by a stand-in that
 records what the process looks like when the app would open."""
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ import json, sys, types
 from pathlib import Path
 
 class OdaApp:
-    def __init__(self, root, workspace=None):
+    def __init__(self, root, workspace=None, *, first_read=None):
         self.root = Path(root)
+        self.first_read = first_read
 
     def call_from_thread(self, callback):
         callback()
@@ -28,7 +30,13 @@ class OdaApp:
 
     def run(self):
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("oda_tui", "store", "textual", "rich"))
-        report = {"loaded": loaded, "root": str(self.root)}
+        read = self.first_read
+        report = {
+            "loaded": loaded,
+            "root": str(self.root),
+            "read_root": None if read is None else str(read.store.root),
+            "read_done": read is not None and read.wait(30) and read.snapshot is not None,
+        }
         if "--write" in sys.argv:
             from oda_tui.review_state import state_dir
             from oda_tui.config.theming import config_dir, save_theme
@@ -45,7 +53,8 @@ from oda_tui.cli import main
 sys.exit(main([a for a in sys.argv[2:] if a != "--write"]))
 """
 
-#: What opening the app may load of this project before the app itself.
+#: What opening the app may load of this project before the app itself, besides the store
+#: (read before Textual is imported, so the first frame can show it).
 OPENING = {
     "oda_tui",
     "oda_tui.cli",
@@ -55,6 +64,9 @@ OPENING = {
     "oda_tui.commands",  # the list of the subcommands' names, nothing more
     "oda_tui.commands.parser",
     "oda_tui.commands.errors",
+    "oda_tui.session",
+    "oda_tui.session.first_read",
+    "oda_tui.session.snapshot",
     "oda_tui.app",  # the stand-in
 }
 
@@ -72,11 +84,14 @@ def open_with_stand_in(tmp: Path, *args: str) -> tuple[int, dict[str, object], s
     return done.returncode, data, done.stderr.decode()
 
 
-def test_a_bare_start_imports_no_subcommand_and_not_the_store_before_the_app(tmp_path: Path) -> None:
+def test_a_bare_start_reads_the_store_before_textual_and_imports_no_subcommand(tmp_path: Path) -> None:
     code, report, err = open_with_stand_in(tmp_path, "--root", str(tmp_path / "oda"))
     assert code == 0, err
-    loaded = set(report["loaded"])  # type: ignore[arg-type]
+    loaded = {m for m in report["loaded"] if m.split(".")[0] != "store"}  # type: ignore[union-attr]
     assert loaded <= OPENING, sorted(loaded - OPENING)
+    assert "store.memory_store" in report["loaded"]  # type: ignore[operator]
+    # The app was handed the store's first read, begun before Textual was imported.
+    assert (report["read_root"], report["read_done"]) == (str(tmp_path / "oda"), True)
 
 
 def test_a_root_that_is_a_file_is_refused_before_the_app_opens(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
+from oda_tui.session.first_read import FirstRead
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
@@ -225,3 +226,17 @@ async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
         await pilot.press("r")
         await wait_until(pilot, lambda: "title: Reply theirs" in area.text, "their block")
         assert "mine" not in area.text and not editor.is_dirty
+
+
+async def test_a_file_written_after_the_first_read_and_before_the_watch_still_shows(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    first_read = FirstRead(root)
+    assert first_read.wait(60) and first_read.snapshot is not None  # a hang guard only
+    late = write_raw(root / "global" / "0123abcd.md", memory_file("Written meanwhile", "Before the watch."))
+    app = OdaApp(root, first_read=first_read)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        # The watch began after the read; its first comparison found the file written between.
+        assert cell_text(screen, "0123abcd", "title") == "Written meanwhile"
+        assert late.name in {m.path.name for m in app.session.store.memories(GLOBAL)}

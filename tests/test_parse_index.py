@@ -175,3 +175,19 @@ def test_text_of_every_kind_comes_back_from_the_index_exactly(
     assert reads == []  # all of it from the index
     assert picture(second) == picture(first)
     assert [m.title for m in second.memories(GLOBAL)] == [m.title for m in first.memories(GLOBAL)]
+
+
+def test_a_held_index_is_written_only_when_asked(filled: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    parse_index.remove(filled)
+    held = MemoryStore(filled, hold_index=True)
+    first = picture(held)
+    assert held._index_writer is None and not index_path(filled).exists()
+    held.write_index_now()
+    assert held._index_writer is not None
+    held._index_writer.join()
+    assert index_path(filled).exists()
+    # The index written late serves the next start like any other (only the memory with an
+    # unknown key, kept out of the index, is read again).
+    reads = count_reads(monkeypatch)
+    assert picture(started(filled)) == first
+    assert [Path(p).name for p in reads] == ["0123abce.md"]

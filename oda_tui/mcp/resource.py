@@ -1,7 +1,7 @@
 """The chat's memory as an MCP resource, and telling subscribed clients when it changes.
 
 The resource is exactly the text a chat receives (``chat_memory``). A watch on the store's
-folder (watchfiles, with the app's batching intervals) re-reads what changed; when the chat's
+folders (``folder_watch``, as the app watches them) re-reads what changed; when the chat's
 text differs from what was last announced, every subscriber gets ``resources/updated``: the
 2025 clients that called ``resources/subscribe``, and the 2026 ones listening on
 ``subscriptions/listen``.
@@ -10,23 +10,15 @@ text differs from what was last announced, every subscriber gets ``resources/upd
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
 import anyio.to_thread
-from watchfiles import awatch
 
+from ..folder_watch import WATCHING, watch_store
 from .session import ChatSession
-
-#: The app's watch intervals (oda_tui.watcher): a change is announced within about 50 ms.
-DEBOUNCE_MS = 50
-STEP_MS = 20
-#: Milliseconds the watch waits for a change before it reports in (the first report says the
-#: watch is in place; later quiet reports are skipped).
-READY_MS = 100
-#: Seconds between looks for a folder that does not exist (yet).
-MISSING_ROOT_POLL_S = 0.25
 
 MIME_TYPE = "text/markdown"
 
@@ -81,40 +73,25 @@ def _changed_text(session: ChatSession, paths: set[Path] | None) -> str:
 async def watch_memory(
     session: ChatSession, announce: Callable[[], Awaitable[None]], ready: anyio.Event
 ) -> None:
-    """Watch the store's folder until cancelled; ``announce`` each change of the chat's text.
+    """Watch the store's folders until cancelled; ``announce`` each change of the chat's text.
 
     ``ready`` is set once the watch is in place (or there is no folder to watch yet): from then
     on no change is missed. What the chat received before that is the starting point.
     """
-    root = session.store.root
+    stop = threading.Event()
+    batches = watch_store(session.store.root, stop)
     last: str | None = None
-    while True:
-        if not root.is_dir():
-            last = "" if last is None else last  # no folder, no memories
-            ready.set()
-            await anyio.sleep(MISSING_ROOT_POLL_S)
-            continue
-        watching = False
-        try:
-            async for changes in awatch(
-                root,
-                debounce=DEBOUNCE_MS,
-                step=STEP_MS,
-                rust_timeout=READY_MS,
-                yield_on_timeout=True,
-                ignore_permission_denied=True,
-            ):
-                if not watching:  # the first answer: the watch is in place, compare all once
-                    watching = True
-                    last = await _announce_if_changed(session, None, last, announce)
-                    ready.set()
-                elif changes:
-                    paths = {Path(path) for _change, path in changes}
-                    last = await _announce_if_changed(session, paths, last, announce)
-        except (FileNotFoundError, RuntimeError, OSError):
-            # The folder went away under the watch (or cannot be watched): look again soon.
-            ready.set()
-            await anyio.sleep(MISSING_ROOT_POLL_S)
+    try:
+        while True:
+            # Each batch is waited for in a thread; a cancelled wait ends with ``stop``.
+            batch = await anyio.to_thread.run_sync(next, batches, abandon_on_cancel=True)
+            if batch is WATCHING:  # (re)made: compare everything once
+                last = await _announce_if_changed(session, None, last, announce)
+                ready.set()
+            elif batch:
+                last = await _announce_if_changed(session, batch, last, announce)
+    finally:
+        stop.set()
 
 
 async def _announce_if_changed(

@@ -160,11 +160,34 @@ class BrowsePane(HygieneMarks, Horizontal):
             self.table.select_memory(keep)
         self.update_meter()
 
+    def reveal(self, scope: Scope, memory_id: str) -> bool:
+        """Put the cursor on a memory of any scope, clearing a filter that hides it; False when
+        the memory is no longer there."""
+        memory = self.snapshot.find(scope, memory_id) if self.snapshot is not None else None
+        if memory is None:
+            return False
+        if self.filter_words and not matches(memory, self.filter_words):
+            self.clear_filter()
+        self.select_scope(scope, keep=memory_id)
+        return True
+
     def find(self, memory_id: str | None) -> Memory | None:
         """A memory of the selected scope by id."""
         if memory_id is None or self.snapshot is None:
             return None
         return self.snapshot.find(self.scope, memory_id)
+
+    def current(self) -> Memory | None:
+        """The memory under the list's cursor."""
+        return self.find(self.table.current_id)
+
+    def no_row_hint(self) -> str | None:
+        """What to say where no memory is under the cursor (None before the first snapshot)."""
+        if self.snapshot is None:
+            return None
+        if self.snapshot.memories.get(self.scope):
+            return "No memory matches the filter."
+        return empty_scope_hint(self.snapshot, self.scope)
 
     def show_filter(self) -> None:
         """Show the filter and type into it."""

@@ -1,5 +1,6 @@
 """The detail pane of the main screen: the editor and the chat preview, the editor kept in line
-with the disk (reload, conflict, orphan), and the save pipeline (secret check, outcomes)."""
+with the disk (reload, conflict, orphan), its unsaved edits guarded, and the save pipeline
+(secret check, outcomes)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,27 @@ class DetailPane(TabbedContent):
                 return True
             widget = widget.parent if isinstance(widget.parent, Widget) else None
         return False
+
+    def guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None:
+        """Run ``proceed`` now, or after the person agrees to drop the editor's unsaved edits."""
+        editor = self.editor
+        if not editor.is_dirty:
+            proceed()
+            return
+        from ..dialogs.confirm import ConfirmDialog
+
+        if editor.is_new:
+            question = "Discard the new memory you have not saved?"
+        else:
+            question = f"Discard your unsaved changes to “{clean_line(editor.display_title)}”?"
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                proceed()
+            elif cancel is not None:
+                cancel()
+
+        self.app.push_screen(ConfirmDialog(question, yes="Discard", no="Keep editing"), answered)
 
     # -- following the store --------------------------------------------------------------------
 

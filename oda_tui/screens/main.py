@@ -1,13 +1,12 @@
 """The main screen: the browse pane beside the detail pane, following the session's store.
 
-It composes the two panes, keeps them in step (what is open follows the list, unsaved edits are
-asked about before they would be lost) and holds the key policy. The store is the session's;
-saving and reconciling the editor are the detail pane's; painting the list is the browse pane's.
+It composes the two panes, keeps them in step (what is open follows the list) and holds the key
+policy. The store is the session's; saving, reconciling the editor and asking before unsaved edits
+are lost are the detail pane's; painting the list and finding a memory in it are the browse pane's;
+the keys that open another screen or dialog are ``main_actions``.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,15 +15,14 @@ from textual.events import DescendantFocus
 from textual.screen import Screen
 from textual.widgets import Header, Input, TabPane
 
-from store import scope_label
 from store.model import Memory, Scope
 
 from ..keys.actions import MAIN_HELP, Place
 from ..keys.bindings import PersonKeys, bindings
 from ..session.access import session_of
-from ..session.outcomes import Created, Deleted, Done, Operation, Refused
+from ..session.outcomes import Created, Deleted, Done, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
-from ..session.snapshot import Snapshot, empty_scope_hint
+from ..session.snapshot import Snapshot
 from ..text.glyphs import glyph
 from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
@@ -32,11 +30,11 @@ from ..widgets.editor import MemoryEditor
 from ..widgets.key_footer import KeyFooter
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
-from .browse import BrowsePane, matches
+from .browse import BrowsePane
 from .detail import DetailPane
 from .main_actions import OtherScreens
 
-__all__ = ["MainScreen", "matches"]
+__all__ = ["MainScreen"]
 
 
 class MainScreen(OtherScreens, PersonKeys, Screen[None]):
@@ -76,11 +74,13 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     @property
     def table(self) -> MemoryTable:
-        return self.query_one(MemoryTable)
+        """The browse pane's memory list."""
+        return self.browse.table
 
     @property
     def scopes(self) -> ScopeList:
-        return self.query_one(ScopeList)
+        """The browse pane's list of scopes."""
+        return self.browse.scopes
 
     @property
     def scope(self) -> Scope:
@@ -178,36 +178,11 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     # -- what is open follows the list ----------------------------------------------------------
 
     def _open_current_row(self) -> None:
-        memory = self.browse.find(self.table.current_id)
+        memory = self.browse.current()
         if memory is not None:
             self.editor.load(memory)
-        elif self.snapshot is not None:
-            if self.snapshot.memories.get(self.scope):
-                hint = "No memory matches the filter."
-            else:
-                hint = empty_scope_hint(self.snapshot, self.scope)
+        elif (hint := self.browse.no_row_hint()) is not None:
             self.editor.clear(hint)
-
-    def _guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None:
-        """Run ``proceed`` now, or after the person agrees to drop unsaved edits."""
-        editor = self.editor
-        if not editor.is_dirty:
-            proceed()
-            return
-        from ..dialogs.confirm import ConfirmDialog
-
-        if editor.is_new:
-            question = "Discard the new memory you have not saved?"
-        else:
-            question = f"Discard your unsaved changes to “{clean_line(editor.display_title)}”?"
-
-        def answered(discard: bool | None) -> None:
-            if discard:
-                proceed()
-            elif cancel is not None:
-                cancel()
-
-        self.app.push_screen(ConfirmDialog(question, yes="Discard", no="Keep editing"), answered)
 
     def _back_to_open_memory(self) -> None:
         memory_id = self.editor.memory_id
@@ -219,7 +194,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         memory_id = message.memory_id
         if memory_id is None or memory_id == self.editor.memory_id:
             return
-        self._guard(self._open_current_row, self._back_to_open_memory)
+        self.detail.guard(self._open_current_row, self._back_to_open_memory)
 
     @on(MemoryTable.MemoryChosen)
     def _memory_chosen(self, message: MemoryTable.MemoryChosen) -> None:
@@ -232,7 +207,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         if message.memory_id == self.editor.memory_id:
             open_and_edit()
         else:
-            self._guard(open_and_edit, self._back_to_open_memory)
+            self.detail.guard(open_and_edit, self._back_to_open_memory)
 
     @on(ScopeList.ScopeHighlighted)
     def _scope_highlighted(self, message: ScopeList.ScopeHighlighted) -> None:
@@ -244,7 +219,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self._open_current_row()
             self.session.read_preview(message.scope)
 
-        self._guard(switch, lambda: self.scopes.select_scope(self.scope))
+        self.detail.guard(switch, lambda: self.scopes.select_scope(self.scope))
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -265,17 +240,9 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         """Open a memory of any scope in the editor (asking first about unsaved edits)."""
 
         def go() -> None:
-            if self.snapshot is None or self.snapshot.find(scope, memory_id) is None:
+            if not self.browse.reveal(scope, memory_id):
                 self.notify("That memory is no longer there.", markup=False)
                 return
-            browse = self.browse
-            if browse.filter_words and not any(
-                m.id == memory_id
-                for m in self.snapshot.memories.get(scope, ())
-                if matches(m, browse.filter_words)
-            ):
-                browse.clear_filter()
-            browse.select_scope(scope, keep=memory_id)
             self._open_current_row()
             self.session.read_preview(scope)
             self._show_detail("tab-editor")
@@ -284,7 +251,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         if self.editor.memory_id == memory_id and self.editor.scope == scope:
             go()
         else:
-            self._guard(go)
+            self.detail.guard(go)
 
     # -- key policy -----------------------------------------------------------------------------
 
@@ -312,7 +279,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         """The memory a key acts on: the open one in the editor, else the one under the cursor."""
         if self.detail.contains(self.focused) and self.editor.memory is not None:
             return self.editor.memory
-        return self.browse.find(self.table.current_id)
+        return self.browse.current()
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -324,7 +291,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self._show_detail("tab-editor")
             self.editor.title_input.focus()
 
-        self._guard(start)
+        self.detail.guard(start)
 
     def action_toggle(self) -> None:
         """Turn the memory on or off."""
@@ -333,35 +300,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.notify("There is no memory here to turn on or off.", markup=False)
             return
         self.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
-
-    def action_delete(self) -> None:
-        """Delete the memory, after a confirmation."""
-        from ..dialogs.confirm import ConfirmDialog
-
-        memory = self._target()
-        if memory is None:
-            self.notify("There is no memory here to delete.", markup=False)
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                delete = Operation(
-                    lambda store: store.delete(memory.scope, memory.id), lambda _r: Deleted(memory.title)
-                )
-                self.session.run(delete, reply_to=self)
-
-        detail = "It moves to Recently deleted, where you can restore it."
-        if self.editor.memory_id == memory.id and self.editor.is_dirty:
-            detail += " Your unsaved edits to it are lost."
-        self.app.push_screen(
-            ConfirmDialog(
-                f"Delete “{clean_line(memory.title)}” from {scope_label(memory.scope)}?",
-                yes="Delete",
-                no="Cancel",
-                detail=detail,
-            ),
-            answered,
-        )
 
     def action_filter(self) -> None:
         """Show the filter and type into it."""

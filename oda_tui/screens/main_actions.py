@@ -1,19 +1,22 @@
 """The main screen's keys that open something else: History, Recently deleted, Problems,
-Duplicates, Review, a scope picker for copy and move, and the person's own editor. Each is
-imported when first opened, not before the first frame."""
+Duplicates, Review, a scope picker for copy and move, the question before a delete, and the
+person's own editor. Each is imported when first opened, not before the first frame."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..session.outcomes import simple
+from store import scope_label
+
+from ..session.outcomes import Deleted, Operation, simple
+from ..text.safe import clean_line
 
 if TYPE_CHECKING:
     from store.model import Memory
 
     from ..session.session import StoreSession
     from ..widgets.editor import MemoryEditor
+    from .detail import DetailPane
 
 
 class OtherScreens:
@@ -22,9 +25,9 @@ class OtherScreens:
     if TYPE_CHECKING:  # provided by the screen
         session: StoreSession
         editor: MemoryEditor
+        detail: DetailPane
 
         def _target(self) -> Memory | None: ...
-        def _guard(self, proceed: Callable[[], None], cancel: Callable[[], None] | None = None) -> None: ...
         def notify(self, message: str, **kwargs: object) -> None: ...
 
     def action_history(self) -> None:
@@ -36,6 +39,35 @@ class OtherScreens:
             self.notify("There is no memory here to show the history of.", markup=False)
             return
         self.app.push_screen(HistoryScreen(memory.scope, memory.id, memory.title))
+
+    def action_delete(self) -> None:
+        """Delete the memory, after a confirmation."""
+        from ..dialogs.confirm import ConfirmDialog
+
+        memory = self._target()
+        if memory is None:
+            self.notify("There is no memory here to delete.", markup=False)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                delete = Operation(
+                    lambda store: store.delete(memory.scope, memory.id), lambda _r: Deleted(memory.title)
+                )
+                self.session.run(delete, reply_to=self)
+
+        detail = "It moves to Recently deleted, where you can restore it."
+        if self.editor.memory_id == memory.id and self.editor.is_dirty:
+            detail += " Your unsaved edits to it are lost."
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Delete “{clean_line(memory.title)}” from {scope_label(memory.scope)}?",
+                yes="Delete",
+                no="Cancel",
+                detail=detail,
+            ),
+            answered,
+        )
 
     def action_deleted(self) -> None:
         """Show the deleted memories of every scope."""
@@ -55,7 +87,7 @@ class OtherScreens:
 
         memory = self._target()
         if memory is not None and self.editor.memory_id == memory.id:
-            self._guard(lambda: move_to(self, memory))  # unsaved edits to it would be left behind
+            self.detail.guard(lambda: move_to(self, memory))  # unsaved edits to it would be left behind
         else:
             move_to(self, memory)
 
@@ -94,4 +126,4 @@ class OtherScreens:
                 self.notify(error, severity="warning", markup=False)
             self.session.run(simple(lambda store: store.refresh([memory.path])), reply_to=self)
 
-        self._guard(edit)
+        self.detail.guard(edit)

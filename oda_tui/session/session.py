@@ -16,6 +16,7 @@ from textual.signal import Signal
 from store import MemoryStore, StoreError
 from store.model import ChatMemory, Scope
 
+from .first_read import FirstRead
 from .snapshot import Snapshot, take_snapshot
 from .watcher import DiskWatcher
 
@@ -53,12 +54,22 @@ class PreviewState:
 class StoreSession:
     """The one store of the app and everything that touches it off the UI thread."""
 
-    def __init__(self, app: App[object], root: Path, workspace: Scope = None, *, watch: bool = True) -> None:
+    def __init__(
+        self,
+        app: App[object],
+        root: Path,
+        workspace: Scope = None,
+        *,
+        watch: bool = True,
+        first_read: FirstRead | None = None,
+    ) -> None:
         self.app = app
         self.root = Path(root)
-        self.store = MemoryStore(self.root)
+        #: The store's first read: begun by the command line before Textual was imported, or now.
+        self.first_read = first_read if first_read is not None else FirstRead(self.root, workspace)
+        self.store: MemoryStore = self.first_read.store
         #: Every store call runs in a worker thread holding this lock.
-        self.lock = threading.RLock()
+        self.lock: threading.RLock = self.first_read.lock
         #: The ``--workspace`` asked for: listed even before it holds a memory.
         self.requested_workspace = workspace
         #: The scope whose chat text is read with every new picture (the one shown).
@@ -75,10 +86,12 @@ class StoreSession:
     # -- starting and stopping ----------------------------------------------------------------
 
     def start(self) -> None:
-        """Read the store and start following the disk."""
-        self.app.run_worker(self._load, thread=True, group="load", exit_on_error=False)
-        if self.watcher is not None:
-            self.app.run_worker(self.watcher.run, thread=True, group="watcher", exit_on_error=False)
+        """Show the store as first read (at once when the read is done, so the first frame
+        shows the list), then start following the disk."""
+        if self.first_read.done:
+            self._first_read_done()
+        else:
+            self.app.run_worker(self._wait_for_first_read, thread=True, group="load", exit_on_error=False)
 
     def stop(self) -> None:
         """Stop following the disk; the loaded store may be collected again."""
@@ -88,24 +101,23 @@ class StoreSession:
 
     # -- workers ---------------------------------------------------------------------------
 
-    def _load(self) -> None:
-        scope = self.preview_scope
-        # The load makes tens of thousands of objects and no garbage cycles: the collector
-        # would only walk them again and again while they are made.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            with self.lock:
-                snapshot = take_snapshot(self.store, self.requested_workspace)
-        except Exception as exc:  # a broken store must still show a message, not a trace
-            self._post(StoreState(None, scope, None, initial=True, error=str(exc)))
-            return
-        finally:
-            if collecting:
-                gc.enable()
-        # The list first; what a chat receives (the whole text, built) comes right after.
-        self._post(StoreState(snapshot, scope, None, initial=True))
-        self._read_and_post_preview(scope)
+    def _wait_for_first_read(self) -> None:
+        self.first_read.wait()
+        self.app.call_later(self._first_read_done)
+
+    def _first_read_done(self) -> None:
+        first = self.first_read
+        self._publish(StoreState(first.snapshot, self.preview_scope, None, initial=True, error=first.error))
+        # What a chat receives (the whole text, built) and the watch wait for the list's frame.
+        self.app.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        self.read_preview(self.preview_scope)
+        self.app.run_worker(self.store.write_index_now, thread=True, group="index", exit_on_error=False)
+        if self.watcher is not None:
+            # The watch begins after the load: the comparison it starts with (the watcher's
+            # first batch) finds whatever changed in between, so nothing is missed.
+            self.app.run_worker(self.watcher.run, thread=True, group="watcher", exit_on_error=False)
 
     def files_changed(self) -> None:
         """The watcher saw changes: refresh, unless a refresh is already collecting them."""
@@ -126,8 +138,11 @@ class StoreSession:
         try:
             while watcher is not None:
                 paths = watcher.take()
-                taken += len(paths)
-                if paths:
+                if paths is None:  # the watch was (re)made: compare everything once
+                    with self.lock:
+                        changed |= self.store.refresh()
+                elif paths:
+                    taken += len(paths)
                     with self.lock:
                         changed |= self.store.refresh(paths)
                 # A save or two paints at once; a burst (a git checkout) is let finish first,

@@ -1,4 +1,5 @@
-"""Watching the store root with watchfiles, batching changed paths for one repaint per burst.
+"""Watching the store's folders (``folder_watch``), batching changed paths for one repaint per
+burst.
 
 A change shows at once (the leading edge): the first batch is applied as soon as watchfiles
 hands it over. Only a batch that looks like a burst (a git checkout, a sync) waits for quiet,
@@ -14,19 +15,14 @@ from pathlib import Path
 
 from textual.message import Message
 from textual.message_pump import MessagePump
-from watchfiles import watch
 
-#: Milliseconds watchfiles groups changes over (the library default of 1.6 s is far too slow).
-DEBOUNCE_MS = 50
-#: Milliseconds of quiet after which watchfiles hands over a batch.
-STEP_MS = 20
+from ..folder_watch import WATCHING, watch_store
+
 #: A refresh that took more than ``BURST_PATHS`` paths is a burst: it waits for
 #: ``BURST_SETTLE_S`` of quiet (its batches arrive one debounce apart) and paints once.
 #: A refresh of fewer paths (a save or two) paints at once, without waiting.
 BURST_SETTLE_S = 0.25
 BURST_PATHS = 16
-#: Seconds between looks for a root that does not exist yet.
-MISSING_ROOT_POLL_S = 0.25
 
 
 class FilesChanged(Message):
@@ -46,52 +42,44 @@ class DiskWatcher:
         self.root = root
         self.target = target
         self._pending: set[Path] = set()
+        self._everything = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._last_event = 0.0
         self.batches = 0
+        #: Set once the first watch is in place: from then on no change is missed.
+        self.watching = threading.Event()
 
     def run(self) -> None:
         """Watch until stopped; run it in a thread worker."""
-        while not self._stop.is_set():
-            if not self.root.is_dir():
-                # Nothing to watch yet (an empty store); the first save creates the folder.
-                self._stop.wait(MISSING_ROOT_POLL_S)
-                if self.root.is_dir():
-                    self._add({self.root})
-                continue
-            try:
-                for changes in watch(
-                    self.root,
-                    debounce=DEBOUNCE_MS,
-                    step=STEP_MS,
-                    stop_event=self._stop,
-                    ignore_permission_denied=True,
-                    raise_interrupt=False,
-                ):
-                    self._add({Path(path) for _change, path in changes})
-            except (FileNotFoundError, RuntimeError, OSError):
-                # The root went away under us: wait for it to come back.
-                self._stop.wait(MISSING_ROOT_POLL_S)
+        for batch in watch_store(self.root, self._stop):
+            if batch is WATCHING:
+                # Changes made before the watch was in place were not seen: compare all once.
+                self._add(set(), everything=True)
+                self.watching.set()
+            else:
+                self._add(batch)
 
-    def _add(self, paths: set[Path]) -> None:
+    def _add(self, paths: set[Path], *, everything: bool = False) -> None:
         with self._lock:
             self._pending |= paths
+            self._everything |= everything
             self._last_event = time.monotonic()
             self.batches += 1
         self.target.post_message(FilesChanged())
 
-    def take(self) -> set[Path]:
-        """Every path changed since the last call."""
+    def take(self) -> set[Path] | None:
+        """Every path changed since the last call; None when everything must be compared."""
         with self._lock:
             paths, self._pending = self._pending, set()
-        return paths
+            everything, self._everything = self._everything, False
+        return None if everything else paths
 
     @property
     def has_pending(self) -> bool:
-        """True when changed paths wait to be taken."""
+        """True when changed paths (or a comparison of everything) wait to be taken."""
         with self._lock:
-            return bool(self._pending)
+            return bool(self._pending) or self._everything
 
     def settle_time(self, batch_size: int) -> float:
         """How long a refresh should wait for quiet after taking ``batch_size`` paths: none

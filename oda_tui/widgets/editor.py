@@ -10,15 +10,14 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
-from store import scope_label
 from store.model import Memory, Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..text.format import count, full_moment
-from ..text.safe import clean_block, clean_line, restore_controls
-from ..text.words import saved_by
-from .editor_counts import Limits, extra_text, text_length, title_length, tokens_text
+from ..text.format import count
+from ..text.safe import clean_block, clean_line
+from .editor_counts import Limits, text_length, title_length, tokens_text
+from .editor_draft import Draft
 from .editor_frontmatter import FrontmatterEditing
 from .editor_messages import DirtyChanged, SaveRequested
 from .editor_style import EDITOR_CSS
@@ -41,17 +40,12 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         # Empty from the start: setting the class after mount would restyle the whole form.
         super().__init__(id=id)
-        self.scope: Scope = None
-        #: The memory as last read from the store; edits are measured against it.
-        self.memory: Memory | None = None
-        self.is_new = False
-        #: The open memory was deleted on disk while it had edits; saving creates it again.
-        self.orphan = False
+        #: What is open, and what the edits are measured against.
+        self.draft = Draft()
         self.limits = Limits()
         self._check_title: Check = lambda _t: None
         self._check_text: Check = lambda _t: None
         self._dirty = False
-        self._save_error: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Loading…", id="editor-empty", markup=False)
@@ -80,10 +74,30 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.limits = limits
         self._check_title = check_title
         self._check_text = check_text
-        if self.memory is not None or self.is_new:
+        if self.draft.has_memory:
             self._update_counters()
 
     # -- state ---------------------------------------------------------------------------
+
+    @property
+    def memory(self) -> Memory | None:
+        """The memory as last read from the store; edits are measured against it."""
+        return self.draft.memory
+
+    @property
+    def scope(self) -> Scope:
+        """The scope of the open (or new) memory."""
+        return self.draft.scope
+
+    @property
+    def is_new(self) -> bool:
+        """True while a new memory (or one deleted on disk) is open: saving creates it."""
+        return self.draft.is_new
+
+    @property
+    def orphan(self) -> bool:
+        """The open memory was deleted on disk while it had edits; saving creates it again."""
+        return self.draft.orphan
 
     @property
     def title_input(self) -> Input:
@@ -109,54 +123,43 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     @property
     def outgoing_title(self) -> str:
         """The title to save: as typed, with the file's control characters kept."""
-        return self._outgoing(self.title_input.value, self.memory.title if self.memory else "", clean_line)
+        return self.draft.outgoing_title(self.title_input.value)
 
     @property
     def outgoing_text(self) -> str:
         """The text to save: as typed, with the file's control characters kept."""
-        return self._outgoing(self.text_area.text, self.memory.text if self.memory else "", clean_block)
-
-    @staticmethod
-    def _outgoing(typed: str, stored: str, shown: Callable[[str], str]) -> str:
-        return stored if typed == shown(stored) else restore_controls(typed, stored)
+        return self.draft.outgoing_text(self.text_area.text)
 
     @property
     def memory_id(self) -> str | None:
         """The id of the open memory (None when empty or new)."""
-        return None if self.is_new or self.memory is None else self.memory.id
+        return self.draft.memory_id
 
     @property
     def has_memory(self) -> bool:
         """True when a memory (or a new one) is open."""
-        return self.memory is not None or self.is_new
+        return self.draft.has_memory
 
     @property
     def is_dirty(self) -> bool:
         """True when the title, the switch or the text differ from what was last read (a new
-        draft: not empty)."""
-        if self.is_new:
-            return bool(self.title_input.value.strip() or self.text_area.text.strip())
-        if self.memory is None:
-            return False
-        if self.raw_mode:
+        draft: not empty; the frontmatter block: edited)."""
+        draft = self.draft
+        if not draft.has_memory:
+            return False  # the form may not even be composed yet
+        if self.raw_mode and not draft.is_new:
             return self.frontmatter.is_dirty
-        return (
-            self.title_input.value != clean_line(self.memory.title)
-            or self.switch.value != self.memory.enabled
-            or self.text_area.text != clean_block(self.memory.text)
-        )
+        return draft.differs(self.title_input.value, self.switch.value, self.text_area.text)
 
     @property
     def save_error(self) -> str | None:
         """The store's refusal of the last save, while the edits are unchanged since."""
-        return self._save_error
+        return self.draft.save_error
 
     @property
     def display_title(self) -> str:
         """The title to quote in messages about the open memory."""
-        if self.memory is not None:
-            return self.memory.title
-        return self.title_input.value or "New memory"
+        return self.draft.display_title(self.title_input.value)
 
     @property
     def validation(self) -> str:
@@ -173,10 +176,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def clear(self, hint: str) -> None:
         """Show no memory, only a hint."""
-        self.memory = None
-        self.is_new = False
-        self.orphan = False
-        self._save_error = None
+        self.draft.close()
         self.query_one("#editor-empty", Static).update(hint)
         self._show_form(False)
         self._leave_raw()
@@ -191,11 +191,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             # Show the block as it is on disk now; edits to it were dropped by whoever asked
             # (reload theirs, discard), and keys typed after this call are kept.
             self.read_frontmatter(memory, drop_edits=self.frontmatter.is_dirty)
-        self.memory = memory
-        self.scope = memory.scope
-        self.is_new = False
-        self.orphan = False
-        self._save_error = None
+        self.draft.open(memory)
         self._show_form(True)
         self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=same)
         self.set_enabled(memory.enabled)
@@ -206,11 +202,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def start_new(self, scope: Scope) -> None:
         """Open an empty draft for a new memory in ``scope``."""
-        self.memory = None
-        self.scope = scope
-        self.is_new = True
-        self.orphan = False
-        self._save_error = None
+        self.draft.start_new(scope)
         self._show_form(True)
         self._leave_raw()
         self._fill("", "", keep_cursor=False)
@@ -224,16 +216,14 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         """Measure the edits against the version now on disk, keeping them on screen."""
         if self.memory is None or self.switch.value == self.memory.enabled:
             self.set_enabled(theirs.enabled)  # the switch was not edited: theirs
-        self.memory = theirs
+        self.draft.memory = theirs
         self._update_meta()
         self._update_heading()
         self._set_dirty()
 
     def mark_orphan(self) -> None:
         """The open memory was deleted on disk; keep the edits and save them as a new memory."""
-        self.orphan = True
-        self.is_new = True
-        self.memory = None
+        self.draft.orphaned()
         self._update_heading()
         self._update_meta()
         self._set_dirty()
@@ -243,11 +233,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         typed_on = self.title_input.value != clean_line(sent_title) or self.text_area.text != clean_block(
             sent_text
         )
-        self.memory = memory
-        self.scope = memory.scope
-        self.is_new = False
-        self.orphan = False
-        self._save_error = None
+        self.draft.open(memory)
         if not typed_on:
             self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=True)
         self.set_enabled(memory.enabled)
@@ -264,7 +250,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def show_error(self, message: str) -> None:
         """Show a refusal from the store; the edits stay on screen."""
-        self._save_error = message
+        self.draft.save_error = message
         self._update_counters()
 
     def _fill(self, title: str, text: str, *, keep_cursor: bool) -> None:
@@ -289,30 +275,10 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def _update_heading(self) -> None:
         self.set_class(self.is_new, "-new")  # a new memory's switch is saved with it
-        where = scope_label(self.scope)
-        if self.orphan:
-            heading = f"{where} · deleted on disk; saving creates it again"
-        elif self.is_new:
-            heading = f"New memory in {where}"
-        elif self.memory is not None:
-            heading = f"{where} · {clean_line(self.memory.title)}"
-        else:
-            heading = ""
-        self.query_one("#editor-heading", Static).update(heading)
+        self.query_one("#editor-heading", Static).update(self.draft.heading())
 
     def _update_meta(self) -> None:
-        memory = self.memory
-        if memory is None:
-            meta = "new · saved by you"
-        else:
-            session = clean_line(memory.session_id) if memory.session_id else "—"
-            meta = (
-                f"{saved_by(memory.source)} · sessionId {session} · "
-                f"created {full_moment(memory.created)} · updated {full_moment(memory.updated)}"
-            )
-            if memory.extra:
-                meta += f"\nOther fields: {extra_text(memory.extra)}"
-        self.query_one("#meta", Static).update(meta)
+        self.query_one("#meta", Static).update(self.draft.meta())
 
     def _update_counters(self) -> None:
         title = self.title_input.value
@@ -326,8 +292,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         text_count.set_class(xlen > self.limits.text, "-over")
         self.query_one("#tokens", Static).update(tokens_text(title, text))
         messages = [m for m in (self._check_title(title), self._check_text(text)) if m]
-        if self._save_error and self._save_error not in messages:
-            messages.append(self._save_error)
+        save_error = self.draft.save_error
+        if save_error and save_error not in messages:
+            messages.append(save_error)
         validation = self.query_one("#validation", Static)
         validation.update("\n".join(clean_line(m) for m in messages))
         validation.set_class(bool(messages), "-shown")
@@ -346,14 +313,14 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     @on(Input.Changed, "#title")
     def _title_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self._save_error = None
+        self.draft.save_error = None
         self._update_counters()
         self._set_dirty()
 
     @on(TextArea.Changed, "#text")
     def _text_changed(self, event: TextArea.Changed) -> None:
         event.stop()
-        self._save_error = None
+        self.draft.save_error = None
         self._update_counters()
         self._set_dirty()
 

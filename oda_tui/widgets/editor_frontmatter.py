@@ -123,7 +123,7 @@ class FrontmatterEditing(Widget):
             self.notify(clean_line(message.error or ""), severity="error", markup=False, timeout=8)
             return
         memory = message.memory
-        self.memory = memory
+        self.draft.memory = memory
         self.frontmatter.show(message.block, memory.text, self._check_block)
         self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=True)
         self.set_enabled(memory.enabled)

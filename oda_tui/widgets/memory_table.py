@@ -1,4 +1,5 @@
-"""The memory list of one scope: a virtual table that paints only the rows on screen.
+"""The memory list of one scope: a virtual table that paints only the rows on screen (what a row
+says, and which columns fit, is ``memory_rows``).
 
 Built on the Line API rather than ``DataTable`` so that a scope of 10,000 memories switches,
 filters and repaints at once; replacing the rows keeps the cursor on the same memory and the
@@ -19,71 +20,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from store import entry_tokens
 from store.model import Memory
 
 from ..keys.actions import Place
 from ..keys.bindings import PersonKeys, bindings
-from ..text.format import count, local_moment
-from ..text.glyphs import glyph
-from ..text.safe import plain
-from ..text.words import saved_by
-
-# (key, label, width, right-aligned); the title (width 0) takes the room that is left.
-COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
-    ("on", "On", 3, False),
-    ("title", "Title", 0, False),
-    ("by", "Who", 18, False),
-    ("updated", "Updated", 8, False),
-    ("length", "Chars", 5, True),
-    ("tokens", "+Tokens", 7, True),
-)
-COLUMN_KEYS = tuple(key for key, *_ in COLUMNS)
-#: Dropped in this order while the title would get less than ``ROOMY_TITLE`` cells.
-DROPPABLE = ("length", "updated")
-ROOMY_TITLE = 20
-MIN_TITLE_WIDTH = 10
-PADDING = 1
-
-
-def visible_columns(total: int) -> list[tuple[int, int]]:
-    """The columns shown in ``total`` cells, as (index in ``COLUMNS``, width), left to right."""
-    shown = list(range(len(COLUMNS)))
-
-    def title_room() -> int:
-        fixed = sum(COLUMNS[i][2] + 2 * PADDING for i in shown if COLUMNS[i][2])
-        return total - fixed - 2 * PADDING
-
-    for key in DROPPABLE:
-        if title_room() >= ROOMY_TITLE:
-            break
-        shown.remove(COLUMN_KEYS.index(key))
-    title = max(MIN_TITLE_WIDTH, title_room())
-    return [(i, COLUMNS[i][2] or title) for i in shown]
-
-
-def row_cells(memory: Memory, duplicate: bool = False, draft: bool = False) -> tuple[Text, ...]:
-    """The cells of one memory's row; every piece of user text is plain ``Text``.
-
-    A duplicate (always on: only memories that are on count) shows "on≡", ≡ in yellow. The
-    tokens are what the memory adds to the estimate of what a chat receives (``+21``), never
-    the chat's total.
-    """
-    on = Text("on", style="bold green") if memory.enabled else Text("off", style="dim")
-    if duplicate:
-        on.append(glyph("duplicate"), style="bold yellow")
-    by = Text(saved_by(memory.source), style="italic" if memory.saved_by_agent else "dim")
-    title = plain(memory.title, style="" if memory.enabled else "dim")
-    if draft:  # unsaved edits wait in the editor
-        title = Text.assemble((glyph("draft") + " ", "bold yellow"), title, no_wrap=True, overflow="ellipsis")
-    return (
-        on,
-        title,
-        by,
-        Text(local_moment(memory.updated or memory.created)),
-        Text(count(len(memory.text))),
-        Text("+" + count(entry_tokens(memory.title, memory.text))),
-    )
+from .memory_rows import COLUMN_KEYS, COLUMNS, row_cells, row_line
 
 
 class MemoryTable(PersonKeys, ScrollView, can_focus=True):
@@ -315,19 +256,7 @@ class MemoryTable(PersonKeys, ScrollView, can_focus=True):
         self.refresh()
 
     def _line(self, cells: Sequence[Text], width: int, style: Style | None) -> Strip:
-        line = Text(no_wrap=True, end="")
-        pad = " " * PADDING
-        for index, column_width in visible_columns(width):
-            cell = cells[index].copy()
-            cell.truncate(column_width, overflow="ellipsis")
-            if COLUMNS[index][3]:
-                cell.pad_left(column_width - cell.cell_len)
-            else:
-                cell.pad_right(column_width - cell.cell_len)
-            line.append(pad)
-            line.append_text(cell)
-            line.append(pad)
-        segments = list(line.render(self.app.console))
+        segments = list(row_line(cells, width).render(self.app.console))
         strip = Strip(segments).crop_extend(0, width, None)
         return strip.apply_style(style) if style else strip
 

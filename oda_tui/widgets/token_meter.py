@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Static
+from textual.widgets._progress_bar import Bar
 
 from store import scope_label
 from store.model import Scope
@@ -68,6 +70,18 @@ class TokenMeter(Vertical):
         bar = self.query_one("#meter-bar", ProgressBar)
         bar.update(total=max(limit, 1), progress=min(tokens, limit))
         self.set_class(tokens > limit, "-over")
+        self._fit_bar()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_bar()
+
+    def _fit_bar(self) -> None:
+        # Textual's Bar rounds its share to the half cells of its width when the share is set,
+        # and not again when the width changes: a share set before the first layout (or an old
+        # width) would draw a sliver the rounding at this width does not give. Set it again.
+        bar = self.query_one("#meter-bar", ProgressBar)
+        for drawn in bar.query(Bar):
+            drawn.percentage = bar.percentage
 
     @property
     def label(self) -> str:
