@@ -235,14 +235,14 @@ def _chat_groups(
         in_global.join(a, b)
     global_groups = in_global.groups()
     found = [sorted(g, key=_member_key) for g in global_groups.values()]
+
+    def stand_in(m: Memory) -> Memory:
+        if m.scope is None and id(m) in in_global.parent:
+            return in_global.memory[in_global.root(m)]
+        return m
+
     for workspace in sorted(space_edges):
         joined = _Joined()
-
-        def stand_in(m: Memory) -> Memory:
-            if m.scope is None and id(m) in in_global.parent:
-                return in_global.memory[in_global.root(m)]
-            return m
-
         for a, b in space_edges[workspace]:
             joined.join(stand_in(a), stand_in(b))
         for group in joined.groups().values():
