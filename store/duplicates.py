@@ -29,25 +29,25 @@ depends only on the input memories, never on the order they are given in.
 are not duplicates and either their normalised titles are equal or one normalised text
 contains the other as whole words (``"use uv"`` is contained in ``"always use uv here"``, but
 ``"cat"`` is not contained in ``"concatenate"``). Each group is a connected set of similar
-memories within one chat; groups that another group includes are left out. The containment
-check looks only at texts holding the shorter text's three rarest words (an inverted index and
-one set intersection per text) and every one of its words, and stops after ``max_checks``
-string comparisons (``find_similar_result`` says whether it finished). Measured: 10,000
-memories in 20 workspaces take about 0.1 s for duplicates and 1.5–2 s for similar (texts of
-random words up to 2,000 characters, the worst case for the index); the store caches both.
+memories within one chat; groups that another group includes are left out. Which texts
+contain which is ``store.containment``: one lookup per run of words of each text, and at most
+``max_checks`` string comparisons (``find_similar_result`` says whether it finished). The
+global memories' groups are joined once; each workspace adds only its own links. Measured
+(``python -m benchmarks``): duplicates and similar together take about 0.25 s for 10,000
+memories in 100 workspaces; the store caches both.
 """
 
 from __future__ import annotations
 
-import heapq
 import unicodedata
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from itertools import chain
 
+from .containment import Containment
 from .model import Memory, Scope
 
 __all__ = [
@@ -65,39 +65,38 @@ MAX_CONTAINMENT_CHECKS = 200_000
 
 _NO_CREATED = datetime.min.replace(tzinfo=UTC)
 
-# str.translate table: code point -> " " (punctuation, white space) or None (marks to drop).
-# ASCII is decided up front; other characters the first time a text contains them.
-_TABLE: dict[int, str | None] = {}
-_DECIDED: set[int] = set()
+
+class _Table(dict[int, str | None]):
+    """str.translate table: code point -> " " (punctuation, white space), None (marks to drop)
+    or the character itself. A character is decided the first time a text holds it: every
+    later lookup finds it (a missing key would cost translate an exception per character)."""
+
+    def __missing__(self, code: int) -> str | None:
+        char = chr(code)
+        category = unicodedata.category(char)
+        if category[0] == "M":
+            decided: str | None = None
+        elif category[0] in "PZ" or category in ("Sk", "Cc") or char.isspace():
+            decided = " "
+        else:
+            decided = char
+        self[code] = decided
+        return decided
 
 
-def _decide(code: int) -> None:
-    category = unicodedata.category(chr(code))
-    if category[0] == "M":
-        _TABLE[code] = None
-    elif category[0] in "PZ" or category in ("Sk", "Cc") or chr(code).isspace():
-        _TABLE[code] = " "
-    _DECIDED.add(code)
-
-
-for _code in range(128):
-    _decide(_code)
+_TABLE = _Table()
 
 
 # Memoised: after any change the groups are found again, and the texts mostly have not changed.
-@lru_cache(maxsize=1 << 16)
+# Room for the texts and titles of 100,000 memories: a cache smaller than one pass over the
+# store would keep nothing (each pass pushes out what the next one needs first).
+@lru_cache(maxsize=1 << 18)
 def normalize_for_duplicates(text: str) -> str:
     """The text as duplicates are compared: NFKD, case folded, no combining marks, and every
     run of punctuation and white space one space, trimmed."""
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text)
-    text = text.casefold()
-    if not text.isascii():
-        for char in set(text):
-            code = ord(char)
-            if code not in _DECIDED:
-                _decide(code)
-    return " ".join(text.translate(_TABLE).split())
+    return " ".join(text.casefold().translate(_TABLE).split())
 
 
 # --- grouping helpers ------------------------------------------------------------------------
@@ -194,84 +193,66 @@ class SimilarResult:
     checks: int
 
 
-class _Contain:
-    """Finds pairs (a, b) of memories a chat receives together where a's normalised text is
-    inside b's, as whole words.
+class _Joined:
+    """Connected groups of memories (union-find by identity)."""
 
-    Every text is looked up by its (up to) three rarest words: the texts holding all three
-    are one C-level set intersection, and only those of them that hold every word of the
-    shorter text are compared as strings, at most ``max_checks`` times.
-    """
+    def __init__(self) -> None:
+        self.parent: dict[int, int] = {}
+        self.memory: dict[int, Memory] = {}
 
-    KEY_WORDS = 3
+    def root(self, m: Memory) -> int:
+        x = id(m)
+        if x not in self.parent:
+            self.parent[x] = x
+            self.memory[x] = m
+            return x
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
 
-    def __init__(self, memories: list[Memory], texts: dict[int, str], max_checks: int) -> None:
-        self.memories = {id(m): m for m in memories}
-        self.texts = texts
-        self.words = {k: set(texts[k].split()) for k in self.memories}
-        df = Counter(chain.from_iterable(self.words.values()))
-        self.keys: dict[int, list[str]] = {}
-        for k, words in self.words.items():
-            # Which rare words are keys does not change the result: every text holding all of
-            # a text's words holds its keys, and only those are checked (and counted).
-            self.keys[k] = heapq.nsmallest(self.KEY_WORDS, words, key=df.__getitem__)
-        needed = set(chain.from_iterable(self.keys.values()))
-        self.postings: dict[str, set[int]] = defaultdict(set)
-        for k, words in self.words.items():
-            for w in words & needed:
-                self.postings[w].add(k)
-        self.max_checks = max_checks
-        self.checks = 0
-        self.complete = True
+    def join(self, a: Memory, b: Memory) -> None:
+        ra, rb = self.root(a), self.root(b)
+        if ra != rb:
+            self.parent[ra] = rb
 
-    def pairs(self) -> list[tuple[Memory, Memory]]:
-        found: list[tuple[Memory, Memory]] = []
-        for ka in sorted(self.memories, key=lambda k: _member_key(self.memories[k])):
-            keys = self.keys[ka]
-            if not keys:
-                continue
-            a, ta, wa = self.memories[ka], self.texts[ka], self.words[ka]
-            sets = sorted((self.postings[w] for w in keys), key=len)
-            candidates = sets[0].intersection(*sets[1:])
-            for kb in sorted(candidates, key=lambda k: _member_key(self.memories[k])):
-                b = self.memories[kb]
-                if kb == ka or len(self.texts[kb]) <= len(ta):
-                    continue  # equal texts are duplicates; a shorter text holds no longer one
-                if a.scope is not None and b.scope is not None and a.scope != b.scope:
-                    continue  # no chat receives two workspaces
-                if not wa <= self.words[kb]:
-                    continue
-                if self.checks >= self.max_checks:
-                    self.complete = False
-                    return found
-                self.checks += 1
-                if f" {ta} " in f" {self.texts[kb]} ":
-                    found.append((a, b))
+    def groups(self) -> dict[int, list[Memory]]:
+        """Each group by its root."""
+        found: dict[int, list[Memory]] = defaultdict(list)
+        for m in self.memory.values():
+            found[self.root(m)].append(m)
         return found
 
 
-def _components(edges: list[tuple[Memory, Memory]]) -> list[list[Memory]]:
-    parent: dict[int, int] = {}
-    by_id: dict[int, Memory] = {}
+def _chat_groups(
+    global_edges: list[tuple[Memory, Memory]], space_edges: dict[str, list[tuple[Memory, Memory]]]
+) -> list[list[Memory]]:
+    """Connected groups per chat: the global memories' own, then each workspace's (global
+    memories included). The global groups are joined once; a workspace joins only its edges,
+    a global memory standing for its whole global group."""
+    in_global = _Joined()
+    for a, b in global_edges:
+        in_global.join(a, b)
+    global_groups = in_global.groups()
+    found = [sorted(g, key=_member_key) for g in global_groups.values()]
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    def stand_in(m: Memory) -> Memory:
+        if m.scope is None and id(m) in in_global.parent:
+            return in_global.memory[in_global.root(m)]
+        return m
 
-    for a, b in edges:
-        for m in (a, b):
-            if id(m) not in parent:
-                parent[id(m)] = id(m)
-                by_id[id(m)] = m
-        ra, rb = find(id(a)), find(id(b))
-        if ra != rb:
-            parent[ra] = rb
-    comps: dict[int, list[Memory]] = defaultdict(list)
-    for k, m in by_id.items():
-        comps[find(k)].append(m)
-    return [sorted(c, key=_member_key) for c in comps.values()]
+    for workspace in sorted(space_edges):
+        joined = _Joined()
+        for a, b in space_edges[workspace]:
+            joined.join(stand_in(a), stand_in(b))
+        for group in joined.groups().values():
+            members = list(
+                chain.from_iterable(
+                    global_groups[id(m)] if m.scope is None and id(m) in global_groups else [m] for m in group
+                )
+            )
+            found.append(sorted(members, key=_member_key))
+    return found
 
 
 def _link(members: list[Memory], texts: dict[int, str], add: Callable[[Memory, Memory], None]) -> None:
@@ -299,8 +280,9 @@ def _maximal(candidates: list[list[Memory]]) -> list[list[Memory]]:
         s = sets[i]
         if len(group) < 2 or s in kept:
             continue
-        first = next(iter(s))
-        if any(s < sets[j] for j in holding[first]):
+        # A group that includes s includes its member held by the fewest groups.
+        rarest = min(s, key=lambda member: len(holding[member]))
+        if any(s < sets[j] for j in holding[rarest]):
             continue
         kept[s] = group
     return list(kept.values())
@@ -314,7 +296,7 @@ def find_similar_result(
 ) -> SimilarResult:
     """``find_similar`` with whether the containment check finished within ``max_checks``."""
     glob, spaces = _collect(memories_by_scope, include_disabled)
-    everyone = [*glob, *(m for ms in spaces.values() for m in ms)]
+    everyone = [*glob, *(m for w in sorted(spaces) for m in spaces[w])]  # in member order
     texts = {id(m): normalize_for_duplicates(m.text) for m in everyone}
     titles = {id(m): normalize_for_duplicates(m.title) for m in everyone}
 
@@ -342,15 +324,12 @@ def find_similar_result(
                 _link(g_titles.get(title, []) + members, texts, add)
 
     # One text containing the other, as whole words.
-    contain = _Contain(everyone, texts, max_checks)
+    contain = Containment(everyone, texts, max_checks)
     for a, b in contain.pairs():
         add(a, b)
 
     # Connected groups per chat; a group another group includes is left out.
-    candidates: list[list[Memory]] = []
-    candidates.extend(_components(global_edges))
-    for workspace in sorted(space_edges):
-        candidates.extend(_components(global_edges + space_edges[workspace]))
+    candidates = _chat_groups(global_edges, space_edges)
     kept = _maximal(candidates)
     groups = sorted(kept, key=_group_key)
     return SimilarResult(groups=groups, complete=contain.complete, checks=contain.checks)

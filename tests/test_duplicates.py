@@ -244,6 +244,39 @@ def test_similar_cap_stops_containment_checks() -> None:
     assert capped.checks == 10
 
 
+def test_a_capped_search_is_the_same_whatever_the_input_order() -> None:
+    memories = [mem(f"common words {i} here") for i in range(30)] + [mem("common words", "ws")]
+    memories += [mem(f"words {i}", "ws") for i in range(30)]
+    expected = find_similar_result(by_scope(*memories), max_checks=25)
+    assert not expected.complete and expected.groups
+    rng = random.Random(11)
+    for _ in range(10):
+        rng.shuffle(memories)
+        again = find_similar_result(by_scope(*memories), max_checks=25)
+        assert (ids(again.groups), again.checks) == (ids(expected.groups), expected.checks)
+
+
+def test_containment_compares_texts_only_within_a_chat() -> None:
+    # The same two texts in 200 workspaces: each short one is compared with its own
+    # workspace's long one only (one comparison each), never with the other workspaces'.
+    memories = []
+    for w in range(200):
+        memories.append(mem("Project uses pytest; run tests with make test", f"ws{w:03d}"))
+        memories.append(mem("run tests with make test", f"ws{w:03d}"))
+    result = find_similar_result(by_scope(*memories))
+    assert result.complete
+    assert result.checks == 200
+    assert len(result.groups) == 200
+    assert all({m.scope for m in g} == {g[0].scope} for g in result.groups)
+
+
+def test_texts_of_one_length_are_not_compared() -> None:
+    memories = [mem(f"the same start then {c}") for c in "abcdefghij"]
+    result = find_similar_result(by_scope(*memories))
+    assert result.groups == []
+    assert result.checks == 0
+
+
 # --- speed ---------------------------------------------------------------------------------
 
 

@@ -87,19 +87,22 @@ class DuplicatesScreen(SubScreen):
         keep = option_list.highlighted or 0
         option_list.clear_options()
         self.rows = []
+        options: list[Option] = []
         for g, group in enumerate(self.groups):
             heading = "Duplicates" if group.kind == "duplicate" else "Similar"
             style = "bold yellow" if group.kind == "duplicate" else "bold"
             title = Text(f"{heading} · {group.where}", style=style, no_wrap=True, overflow="ellipsis")
-            option_list.add_option(Option(title, disabled=True))
+            options.append(Option(title, disabled=True))
             self.rows.append(None)
             for m, memory in enumerate(group.members):
                 prompt = Text(no_wrap=True, overflow="ellipsis")
                 prompt.append("  ")
                 prompt.append(clean_line(memory.title) or "(no title)")
                 prompt.append(f"\n  {scope_label(memory.scope)} · {on_off(memory.enabled)}", style="dim")
-                option_list.add_option(Option(prompt))
+                options.append(Option(prompt))
                 self.rows.append((g, m))
+        # All at once: the list lays itself out once, not once per row (seconds for thousands).
+        option_list.add_options(options)
         if self.groups:
             option_list.highlighted = self._nearest_member(min(keep, len(self.rows) - 1))
         else:
