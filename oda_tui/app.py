@@ -134,6 +134,15 @@ class OdaApp(App[None]):
             return
         super().exit(*args, **kwargs)
 
+    def exit_from_outside(self) -> None:
+        """Quit because the terminal was lost or the process was told to stop: the editor's
+        unsaved draft is kept first, to be offered back at the next start."""
+        try:
+            self.main_screen.drafts.keep_now()
+        except Exception:  # nothing may stop the exit; the draft is lost only if it cannot be written
+            pass
+        self.exit()
+
     def on_files_changed(self, message: FilesChanged) -> None:
         self.session.files_changed()
 
@@ -196,5 +205,7 @@ class OdaApp(App[None]):
                 return
 
     def _stop_and_exit(self) -> None:
+        # The person chose to quit: a draft offered back at start was saved or dropped.
+        self.main_screen.drafts.person_quit()
         self.session.stop()
         self.exit()

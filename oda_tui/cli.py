@@ -112,7 +112,7 @@ def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | No
     from .exit_guard import ExitGuard
 
     app = OdaApp(root, workspace, first_read=first_read)
-    guard = ExitGuard(lambda: app.call_from_thread(app.exit), cleanup or (lambda: None))
+    guard = ExitGuard(lambda: app.call_from_thread(app.exit_from_outside), cleanup or (lambda: None))
     guard.install()
     try:
         app.run()

@@ -82,6 +82,12 @@ class PtyProcess:
                 self._changed.wait(0.5)
         assert text in self.output, (text, self.output[-2000:])
 
+    def send(self, data: bytes) -> None:
+        """Type ``data`` on the terminal, as a person at the keyboard does."""
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._master, view) :]
+
     def hang_up(self) -> None:
         """Close the terminal, as closing its window does."""
         self._close.set()

@@ -141,9 +141,11 @@ class DetailPane(TabbedContent):
         elif same_words:
             editor.keep_mine(current)
         elif not self._conflict_open:
-            self._ask_conflict(current)
+            self.ask_conflict(current)
 
-    def _ask_conflict(self, theirs: Memory) -> None:
+    def ask_conflict(self, theirs: Memory) -> None:
+        """Say that the open memory changed on disk and ask: reload theirs, or keep the edits
+        (measured against theirs, which a save keeps as a version)."""
         from ..dialogs.conflict import Choice, ConflictDialog
 
         self._conflict_open = True

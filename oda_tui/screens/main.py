@@ -34,6 +34,7 @@ from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail import DetailPane
 from .detail_mount import DetailMount, unless_closing
+from .draft_keeper import DraftKeeper
 from .main_actions import OtherScreens
 
 __all__ = ["MainScreen"]
@@ -60,6 +61,8 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         self._detail_mount: DetailMount | None = None
         self._waiting: StoreState | None = None
         self._waiting_preview: PreviewState | None = None
+        #: The editor's draft, kept when the app is ended from outside and offered back.
+        self.drafts = DraftKeeper(self)
 
     # -- parts -----------------------------------------------------------------------------
 
@@ -182,6 +185,8 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         with unless_closing(self.app):
             self.detail.follow(state.snapshot, self._open_current_row)
             self.detail.show_preview(state.preview_scope, state.preview, self.scope)
+            if state.initial:
+                self.drafts.offer(state.snapshot)
 
     def _preview_read(self, state: PreviewState) -> None:
         if not self.detail_ready:
@@ -266,6 +271,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     @on(MemoryEditor.DirtyChanged)
     def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
         self.table.mark_draft(self.editor.memory_id if message.dirty else None)
+        self.drafts.settled(message.dirty)
         self.refresh_bindings()
 
     def jump_to_scope(self, scope: Scope) -> None:

@@ -212,6 +212,13 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self._update_counters()
         self._set_dirty()
 
+    def restore_typed(self, title: str, text: str, enabled: bool) -> None:
+        """Put back what was typed (a kept draft) over what is open, as unsaved edits."""
+        self._fill(clean_line(title), clean_block(text), keep_cursor=False)
+        self.set_enabled(enabled)
+        self._update_counters()
+        self._set_dirty()
+
     def keep_mine(self, theirs: Memory) -> None:
         """Measure the edits against the version now on disk, keeping them on screen."""
         if self.memory is None or self.switch.value == self.memory.enabled:

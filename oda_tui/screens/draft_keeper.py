@@ -1,0 +1,151 @@
+"""The editor's unsaved draft, kept when the app is ended from outside and offered back at the
+next start (the file format is ``oda_tui.drafts``).
+
+Kept: when the terminal is lost or the app gets SIGTERM, a dirty editor's title, text and
+switch go to the drafts folder. A quit the person chose (``q``) keeps nothing: they decided.
+
+Offered back: once the store is first shown, the newest draft kept for this store comes back
+into the editor as unsaved edits on its memory (or as a new memory in its scope); Ctrl+S saves
+it, Ctrl+R drops it, and either removes its file. A memory changed on disk since the draft
+began brings up the usual conflict dialog; a memory deleted since is offered as the usual
+"deleted on disk" edits, which saving creates again. Several drafts (one per memory, e.g. from
+two windows on the same store) come back one per start, newest first; the notice says how many
+wait.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from store import scope_label
+
+from ..drafts import KeptDraft, forget, keep, kept_drafts, new_draft
+from ..text.safe import clean_line
+
+if TYPE_CHECKING:
+    from ..session.snapshot import Snapshot
+    from .main import MainScreen
+
+
+class DraftKeeper:
+    """Keeps the main screen's editor draft on an outside exit, and offers kept drafts back."""
+
+    def __init__(self, screen: MainScreen, folder: Path | None = None) -> None:
+        self._screen = screen
+        #: The drafts folder (None: the app's state folder's, read when used).
+        self.folder = folder
+        #: The file of the draft offered back, while its edits are neither saved nor dropped.
+        self.offered: Path | None = None
+        self._offered_once = False
+
+    # -- keeping --------------------------------------------------------------------------
+
+    def keep_now(self) -> Path | None:
+        """Write the editor's draft if it has unsaved edits (the app is ended from outside);
+        the file written, else None."""
+        screen = self._screen
+        if not screen.detail_ready:
+            return None
+        editor = screen.editor
+        if not editor.is_dirty:
+            return None
+        draft = new_draft(
+            screen.session.root,
+            editor.scope,
+            None if editor.is_new else editor.memory,
+            editor.outgoing_title,
+            editor.outgoing_text,
+            editor.switch.value,
+        )
+        path = keep(draft, self.folder)
+        if path is not None and self.offered is not None and self.offered != path:
+            forget(self.offered)  # the draft offered back is in the one just kept
+        return path
+
+    # -- settling -------------------------------------------------------------------------
+
+    def settled(self, dirty: bool) -> None:
+        """The editor's edits changed state: once clean, the draft offered back was saved or
+        dropped, and its file goes."""
+        if not dirty and self.offered is not None:
+            forget(self.offered)
+            self.offered = None
+
+    def person_quit(self) -> None:
+        """The person quit (saved, or chose to quit without saving): nothing is kept."""
+        if self.offered is not None:
+            forget(self.offered)
+            self.offered = None
+
+    # -- offering back --------------------------------------------------------------------
+
+    def offer(self, snapshot: Snapshot) -> None:
+        """Once, at start: bring the newest kept draft back into the editor, with a notice."""
+        if self._offered_once:
+            return
+        self._offered_once = True
+        screen = self._screen
+        found = kept_drafts(screen.session.root, self.folder)
+        for path, why in found.set_aside:
+            screen.notify(
+                f"A kept draft could not be read ({clean_line(why)}); it was set aside as {clean_line(str(path))}.",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+        if not found.drafts:
+            return
+        draft = found.drafts[0]
+        message = self._restore(draft, snapshot)
+        if message is None:
+            assert draft.path is not None
+            forget(draft.path)  # nothing in it differs from what is on disk
+            return
+        others = len(found.drafts) - 1
+        if others:
+            more = "1 more draft waits" if others == 1 else f"{others} more drafts wait"
+            message += f" {more}: one comes back each time the app starts."
+        screen.notify(message, severity="warning", markup=False, timeout=15)
+
+    def _restore(self, draft: KeptDraft, snapshot: Snapshot) -> str | None:
+        """Open the draft in the editor; what to tell the person (None: nothing to restore)."""
+        screen = self._screen
+        editor = screen.editor
+        title = clean_line(draft.title) or "New memory"
+        keys = "Ctrl+S saves them, Ctrl+R drops them."
+        current = snapshot.find(draft.scope, draft.memory_id) if draft.memory_id else None
+        if current is not None:
+            screen.browse.reveal(draft.scope, current.id)
+            editor.load(current)
+        else:
+            screen.browse.select_scope(draft.scope)
+            editor.start_new(draft.scope)
+        screen.session.read_preview(draft.scope)
+        editor.restore_typed(draft.title, draft.text, draft.enabled)
+        if draft.memory_id is not None and current is None:
+            editor.mark_orphan()
+        if not editor.is_dirty:
+            return None
+        self.offered = draft.path
+        screen.detail.active = "tab-editor"
+        screen.set_class(True, "-detail")
+        screen.call_after_refresh(editor.text_area.focus)
+        if draft.memory_id is None:
+            return (
+                f"Your new memory “{title}” in {scope_label(draft.scope)} was not saved when the app "
+                f"was closed. It is back in the editor: {keys}"
+            )
+        if current is None:
+            return (
+                f"Your unsaved edits to “{title}” were kept when the app was closed, but the memory "
+                f"was deleted on disk since. They are back in the editor; saving them creates it again."
+            )
+        if draft.changed_since(current):
+            if (current.title, current.text) != (editor.outgoing_title, editor.outgoing_text):
+                screen.detail.ask_conflict(current)
+            return (
+                f"Your unsaved edits to “{title}” were kept when the app was closed, and the memory "
+                f"changed on disk since. They are back in the editor: {keys}"
+            )
+        return f"Your unsaved edits to “{title}” were kept when the app was closed. They are back in the editor: {keys}"
