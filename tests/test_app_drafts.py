@@ -322,3 +322,39 @@ async def test_a_draft_with_wrong_fields_is_set_aside(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: bool(messages(app)), "the notice")
         assert "its fields are not a draft's" in messages(app)[0]
         assert not screen.editor.is_dirty
+
+
+@pytest.mark.parametrize("scope", [GLOBAL, "web"])
+async def test_a_new_memory_draft_comes_back_without_a_question_where_the_list_has_rows(
+    tmp_path: Path, scope: str | None
+) -> None:
+    root = tmp_path / "oda"
+    store, _, _ = make_store(root)
+    store.create("web", "Stack", "Django.")
+    path = kept(root, None, "Tea", "Green.", scope=scope)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
+        await settle(pilot)
+        assert app.screen is screen  # no question about discarding it
+        assert screen.scope == scope and screen.editor.text_area.text == "Green."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not path.exists()
+    assert [m.title for m in MemoryStore(root).memories(scope)][-1] == "Tea"
+
+
+async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Mine.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
+        await pilot.press("ctrl+q", "y")  # the person chose: quit without saving
+        await pilot.pause()
+        assert not app.is_running
+    assert not path.exists()
+    assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
