@@ -48,7 +48,9 @@ class DraftKeeper:
         if not screen.detail_ready:
             return None
         editor = screen.editor
-        if not editor.is_dirty:
+        typed = (editor.title_input.value, editor.switch.value, editor.text_area.text)
+        # The form's edits only: the raw frontmatter block (F2) is not kept.
+        if not editor.is_dirty or not editor.draft.differs(*typed):
             return None
         draft = new_draft(
             screen.session.root,
