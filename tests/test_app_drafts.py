@@ -358,3 +358,16 @@ async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: P
         assert not app.is_running
     assert not path.exists()
     assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
+
+
+async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    kept(root, first, first.title, "Mine.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
+        await settle(pilot)
+        assert screen.has_class("-narrow") and screen.has_class("-detail")
+        assert screen.editor.text_area.region.width > 0 and screen.focused is screen.editor.text_area
