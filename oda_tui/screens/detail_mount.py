@@ -22,7 +22,7 @@ def unless_closing(app: App[object]) -> Iterator[None]:
     try:
         yield
     except NoMatches:
-        if not getattr(app, "_exit", False):
+        if app.is_running and not getattr(app, "_exit", False):
             raise
 
 
