@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 from app_support import settle, started, static_text
 
+from benchmarks.generate import generate
 from oda_tui.app import OdaApp
 from oda_tui.config.paths import ENV_VAR, default_root, resolve_root
 from oda_tui.demo.sample import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_store
-from store import GLOBAL, MemoryStore
+from oda_tui.session.first_read import FirstRead
+from store import GLOBAL, MemoryStore, parse_index
 
 
 async def test_workspace_option_opens_that_workspace(tmp_path: Path) -> None:
@@ -100,3 +104,40 @@ async def test_help_lists_every_key_with_its_id(tmp_path: Path) -> None:
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("a")
         assert app.main_screen.editor.is_new
+
+
+async def test_the_detail_pane_comes_after_the_list_and_closing_before_it_is_clean(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    generate(root, 1000, 1)
+    first_looks: list[bool] = []
+    for _ in range(5):
+        parse_index.remove(root)
+        first_read = FirstRead(root)  # read before the app starts, as the command line does
+        assert first_read.wait(60)  # a hang guard only
+        app = OdaApp(root, watch=False, first_read=first_read)
+        painted = asyncio.Event()
+        display = app._display
+
+        def shown(
+            screen: object,
+            renderable: object,
+            display: Any = display,
+            app: OdaApp = app,
+            painted: Any = painted,
+        ) -> None:
+            display(screen, renderable)
+            try:
+                table = app.main_screen.table
+            except LookupError:  # no main screen yet
+                return
+            if renderable is not None and table.painted_generation == table.shown_generation:
+                painted.set()  # the frame with the list's rows has just gone out
+
+        app._display = shown  # type: ignore[method-assign]
+        async with app.run_test(size=(120, 40)):
+            await asyncio.wait_for(painted.wait(), 60)  # a hang guard only
+            first_looks.append(app.main_screen.detail_ready)
+        # Leaving the block closed the app right after the list's frame, with the detail pane
+        # (and what waits for it) still to come: that ends quietly (run_test would raise here).
+    # The list's frame came before the pane each time.
+    assert first_looks == [False] * 5

@@ -14,8 +14,6 @@ from textual.app import App
 from textual.css.query import NoMatches
 from textual.widget import Widget
 
-from .detail import DetailPane
-
 
 @contextmanager
 def unless_closing(app: App[object]) -> Iterator[None]:
@@ -24,7 +22,7 @@ def unless_closing(app: App[object]) -> Iterator[None]:
     try:
         yield
     except NoMatches:
-        if not getattr(app, "_exit", False):
+        if app.is_running and not getattr(app, "_exit", False):
             raise
 
 
@@ -43,6 +41,8 @@ class DetailMount:
         self._place.screen.call_after_refresh(self._mount)  # in order with the screen's own
 
     async def _mount(self) -> None:
+        from .detail import DetailPane  # the editor's widgets are imported here, after the frame
+
         try:
             with unless_closing(self._place.app):
                 await self._place.mount(DetailPane.with_tabs())

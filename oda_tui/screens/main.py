@@ -9,6 +9,7 @@ the keys that open another screen or dialog are ``main_actions``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -27,15 +28,18 @@ from ..session.session import PreviewState, StoreSession, StoreState
 from ..session.snapshot import Snapshot
 from ..text.glyphs import glyph
 from ..text.safe import clean_line
-from ..widgets.editor import MemoryEditor
+from ..widgets.editor_messages import DirtyChanged
 from ..widgets.key_footer import KeyFooter
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
-from .detail import DetailPane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
 from .main_actions import OtherScreens
+
+if TYPE_CHECKING:
+    from ..widgets.editor import MemoryEditor
+    from .detail import DetailPane
 
 __all__ = ["MainScreen"]
 
@@ -76,11 +80,12 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     @property
     def detail(self) -> DetailPane:
-        return self.query_one(DetailPane)
+        # By name: the pane's module (and the editor's) is imported after the first frame.
+        return cast("DetailPane", self.query_one("DetailPane"))
 
     @property
     def editor(self) -> MemoryEditor:
-        return self.query_one(MemoryEditor)
+        return cast("MemoryEditor", self.query_one("MemoryEditor"))
 
     @property
     def table(self) -> MemoryTable:
@@ -268,8 +273,8 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         if self.detail_ready and not self.editor.is_dirty and self.table.current_id != self.editor.memory_id:
             self._open_current_row()
 
-    @on(MemoryEditor.DirtyChanged)
-    def _dirty_changed(self, message: MemoryEditor.DirtyChanged) -> None:
+    @on(DirtyChanged)
+    def _dirty_changed(self, message: DirtyChanged) -> None:
         self.table.mark_draft(self.editor.memory_id if message.dirty else None)
         self.drafts.settled(message.dirty)
         self.refresh_bindings()
