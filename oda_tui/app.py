@@ -21,6 +21,7 @@ from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import ascii_key, ascii_only
 from .text.safe import clean_line
+from .widgets.editor_messages import DirtyChanged
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -142,6 +143,10 @@ class OdaApp(App[None]):
         except Exception:  # nothing may stop the exit; the draft is lost only if it cannot be written
             pass
         self.exit()
+
+    def on_dirty_changed(self, message: DirtyChanged) -> None:
+        # The editor's edits were saved or dropped: so is a draft offered back at start.
+        self.main_screen.drafts.settled(message.dirty)
 
     def on_files_changed(self, message: FilesChanged) -> None:
         self.session.files_changed()

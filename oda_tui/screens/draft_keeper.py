@@ -24,6 +24,7 @@ from ..drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ..text.safe import clean_line
 
 if TYPE_CHECKING:
+    from ..session.session import StoreState
     from ..session.snapshot import Snapshot
     from .main import MainScreen
 
@@ -81,6 +82,11 @@ class DraftKeeper:
             self.offered = None
 
     # -- offering back --------------------------------------------------------------------
+
+    def followed(self, state: StoreState) -> None:
+        """The editor follows a new picture of the store: the first one brings a kept draft back."""
+        if state.initial and state.snapshot is not None:
+            self.offer(state.snapshot)
 
     def offer(self, snapshot: Snapshot) -> None:
         """Once, at start: bring the newest kept draft back into the editor, with a notice."""

@@ -65,8 +65,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         self._detail_mount: DetailMount | None = None
         self._waiting: StoreState | None = None
         self._waiting_preview: PreviewState | None = None
-        #: The editor's draft, kept when the app is ended from outside and offered back.
-        self.drafts = DraftKeeper(self)
+        self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
 
     # -- parts -----------------------------------------------------------------------------
 
@@ -190,8 +189,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         with unless_closing(self.app):
             self.detail.follow(state.snapshot, self._open_current_row)
             self.detail.show_preview(state.preview_scope, state.preview, self.scope)
-            if state.initial:
-                self.drafts.offer(state.snapshot)
+            self.drafts.followed(state)
 
     def _preview_read(self, state: PreviewState) -> None:
         if not self.detail_ready:
@@ -276,7 +274,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     @on(DirtyChanged)
     def _dirty_changed(self, message: DirtyChanged) -> None:
         self.table.mark_draft(self.editor.memory_id if message.dirty else None)
-        self.drafts.settled(message.dirty)
         self.refresh_bindings()
 
     def jump_to_scope(self, scope: Scope) -> None:
