@@ -81,7 +81,7 @@ class BrowsePane(HygieneMarks, Horizontal):
         self.update_summary()
         self.schedule_marks()
 
-    def visible(self) -> list[Memory]:
+    def listed(self) -> list[Memory]:
         """The memories listed: the selected scope's, filtered."""
         if self.snapshot is None:
             return []
@@ -92,7 +92,7 @@ class BrowsePane(HygieneMarks, Horizontal):
 
     def show_list(self, *, keep: str | None = None, reset: bool = False) -> None:
         """List the selected scope's memories; ``reset`` goes back to the first row."""
-        visible = self.visible()
+        visible = self.listed()
         table = self.table
         self.show_marks()
         if reset:

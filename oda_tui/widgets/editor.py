@@ -180,7 +180,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.query_one("#editor-empty", Static).update(hint)
         self._show_form(False)
         self._leave_raw()
-        self._set_dirty()
+        self._note_dirty()
 
     def load(self, memory: Memory) -> None:
         """Open a saved memory; reopening the same one keeps the cursor positions."""
@@ -198,7 +198,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self._update_heading()
         self._update_meta()
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
 
     def start_new(self, scope: Scope) -> None:
         """Open an empty draft for a new memory in ``scope``."""
@@ -210,14 +210,14 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self._update_heading()
         self._update_meta()
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
 
     def restore_typed(self, title: str, text: str, enabled: bool) -> None:
         """Put back what was typed (a kept draft) over what is open, as unsaved edits."""
         self._fill(clean_line(title), clean_block(text), keep_cursor=False)
         self.set_enabled(enabled)
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
 
     def keep_mine(self, theirs: Memory) -> None:
         """Measure the edits against the version now on disk, keeping them on screen."""
@@ -226,14 +226,14 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.draft.memory = theirs
         self._update_meta()
         self._update_heading()
-        self._set_dirty()
+        self._note_dirty()
 
     def mark_orphan(self) -> None:
         """The open memory was deleted on disk; keep the edits and save them as a new memory."""
         self.draft.orphaned()
         self._update_heading()
         self._update_meta()
-        self._set_dirty()
+        self._note_dirty()
 
     def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
         """A save went through; adopt the stored values unless the person typed on meanwhile."""
@@ -247,7 +247,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self._update_heading()
         self._update_meta()
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
 
     def set_enabled(self, enabled: bool) -> None:
         """Set the switch without asking the store."""
@@ -306,7 +306,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         validation.update("\n".join(clean_line(m) for m in messages))
         validation.set_class(bool(messages), "-shown")
 
-    def _set_dirty(self) -> None:
+    def _note_dirty(self) -> None:
         dirty = self.is_dirty
         self.set_class(dirty, "-dirty")
         if dirty != self._dirty:
@@ -322,19 +322,19 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         event.stop()
         self.draft.save_error = None
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
 
     @on(TextArea.Changed, "#text")
     def _text_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self.draft.save_error = None
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
 
     @on(TextArea.Changed, "#frontmatter-raw")
     def _block_changed(self, event: TextArea.Changed) -> None:
         event.stop()
-        self._set_dirty()
+        self._note_dirty()
 
     @on(Input.Submitted, "#title")
     def _title_submitted(self, event: Input.Submitted) -> None:
@@ -346,7 +346,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         event.stop()
         # Part of the draft, like the title and the text: saved with Ctrl+S, reverted with Ctrl+R.
         self.query_one("#enabled-label", Label).update("on" if event.value else "off")
-        self._set_dirty()
+        self._note_dirty()
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""
@@ -372,7 +372,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         """Drop the edits: back to what was last read (an empty draft for a new memory)."""
         if self.raw_mode and self.memory is not None and self.frontmatter.loaded is not None:
             self.frontmatter.show(self.frontmatter.loaded, self.memory.text, self._check_block)
-            self._set_dirty()
+            self._note_dirty()
         elif self.memory is not None and not self.is_new:
             self.load(self.memory)
         elif self.is_new:

@@ -22,6 +22,10 @@ from ..text.safe import clean_block, clean_line
 class FrontmatterEditing(Widget):
     """F2 in the editor: the frontmatter block as written, edited as YAML."""
 
+    def _note_dirty(self) -> None:
+        """Tell whether the edits are unsaved now (the editor defines it)."""
+        raise NotImplementedError
+
     class FrontmatterRead(Message):
         """The block of the open memory, read from its file (or why it could not be)."""
 
@@ -103,7 +107,7 @@ class FrontmatterEditing(Widget):
         if not self.raw_mode:
             self.set_class(True, "-raw")
             self.frontmatter.area.focus()
-        self._set_dirty()
+        self._note_dirty()
 
     @work(thread=True, group="frontmatter-save", exit_on_error=False)
     def save_frontmatter(self, memory: Memory, block: str) -> None:
@@ -130,7 +134,7 @@ class FrontmatterEditing(Widget):
         self._update_heading()
         self._update_meta()
         self._update_counters()
-        self._set_dirty()
+        self._note_dirty()
         self.notify(f"Saved the frontmatter of “{clean_line(memory.title)}”.", markup=False)
         # The screen reads the file again, so the list and the chat show the change.
         self.post_message(self.FrontmatterWritten(memory))
