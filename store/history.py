@@ -61,6 +61,13 @@ class DeletionRecord:
     raw: bytes
 
 
+def version_name_parts(file_name: str) -> tuple[str, str, int] | None:
+    """A version file's moment (as its name writes it), source and number (1 when the name has
+    none), or None when ``file_name`` is not a version's."""
+    m = _NAME.match(file_name)
+    return None if m is None else (m.group(1), m.group(2), int(m.group(3) or 1))
+
+
 def _sort_key(name: str) -> tuple[str, int, str]:
     """Moment, then number: a total order (the number is unique within a moment)."""
     m = _NAME.match(name)

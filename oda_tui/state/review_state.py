@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,14 +30,13 @@ from typing import Any
 import platformdirs
 
 from store import MemoryStore, write_atomic
-from store.history import read_version, version_names
+from store.history import read_version, version_name_parts, version_names
 from store.layout import history_dir
 from store.model import Memory, Scope, Version
 
 ENV_VAR = "ODA_TUI_STATE"
 STATE_FILE = "review.json"
 FORMAT = 1
-_NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\Z")
 
 
 def state_dir() -> Path:
@@ -56,15 +54,13 @@ def state_path() -> Path:
 
 def _name_key(name: str) -> tuple[str, int]:
     """Version names in time order: the moment, then the -2, -3… of the same moment."""
-    m = _NAME.match(name)
-    if m is None:
-        return ("", 0)
-    return m.group(1), int(m.group(3) or 1)
+    parts = version_name_parts(name + ".md")  # a mark is a version's name without ".md"
+    return ("", 0) if parts is None else (parts[0], parts[2])
 
 
 def _source_of(name: str) -> str | None:
-    m = _NAME.match(name)
-    return m.group(2) if m else None
+    parts = version_name_parts(name + ".md")
+    return None if parts is None else parts[1]
 
 
 @dataclass(frozen=True, slots=True)
