@@ -58,6 +58,7 @@ sys.exit(main([a for a in sys.argv[2:] if a != "--write"]))
 OPENING = {
     "oda_tui",
     "oda_tui.cli",
+    "oda_tui.cli.main",
     "oda_tui.config",
     "oda_tui.config.paths",
     "oda_tui.exit_guard",
