@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from store import GLOBAL, LooksSecret, MemoryStore, StoreError
-from tests.conftest import memory_file, write_raw
+from tests.support.files import memory_file, write_raw
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
 
