@@ -309,9 +309,17 @@ class Changes(Transactions):
                     raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
             raise NothingToUndo()
 
-    def write_fixed(self, path: Path | str, data: bytes) -> None:
+    def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
         """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
-        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again."""
+        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again.
+
+        A fix that makes the file a memory whose title or text looks like a secret is refused
+        (``LooksSecret``) unless ``allow_secret``: a problem file had no text the store knew.
+        """
+        if not allow_secret:
+            fixed = parse_bytes(data, history.READ_LIMITS)
+            if isinstance(fixed, Document):
+                refuse(secret_refusal(fixed.fields.title, fixed.text, before=None))
         with self._writing():
             write_atomic(Path(path), data, root=self.root)
 
