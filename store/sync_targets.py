@@ -157,3 +157,59 @@ def known_targets(project: Path) -> list[str]:
         if text is not None and "<!-- oda-memory: begin" in text:
             found.append(name)
     return found
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """What a sync of several targets found and did."""
+
+    plans: list[TargetPlan]
+    refusals: list[str]
+    written: list[str]
+
+    @property
+    def edited(self) -> list[TargetPlan]:
+        """The targets whose block was edited by hand since the last sync (left as they are)."""
+        return [p for p in self.plans if p.status == "edited"]
+
+    @property
+    def out_of_step(self) -> list[TargetPlan]:
+        """The targets that do not hold what a chat receives now."""
+        return [p for p in self.plans if p.status != "in step"]
+
+
+def edited_line(name: str) -> str:
+    """The refusal of a target whose block was edited by hand."""
+    return (
+        f"{name}: its managed block was edited by hand since the last sync, so it was left as it is; "
+        "move the edit into a memory, or sync again with --force to overwrite it."
+    )
+
+
+def sync(
+    project: Path, names: list[str], chat_text: str, *, force: bool = False, check: bool = False
+) -> SyncReport:
+    """Keep ``names`` (targets in ``project``) in step with ``chat_text``, all or nothing:
+    when any target is refused or was edited by hand (and not ``force``), nothing is written.
+    With ``check`` nothing is written in any case (the report says what is out of step)."""
+    report = SyncReport([], [], [])
+    for name in names:
+        try:
+            report.plans.append(plan(project, name, chat_text, force=force))
+        except TargetRefused as exc:
+            report.refusals.append(str(exc))
+    if check or report.refusals or report.edited:
+        return report
+    done: set[Path] = set()
+    for target in report.plans:
+        if target.path in done:  # a second name for the same file (a link inside the project)
+            continue
+        try:
+            write(project, target)
+        except TargetRefused as exc:
+            report.refusals.append(str(exc))
+            continue
+        done.add(target.path)
+        if target.needs_write:
+            report.written.append(target.name)
+    return report
