@@ -161,12 +161,9 @@ def plan_block(text: str, chat_text: str, *, force: bool = False) -> BlockPlan:
     block = find_block(text)
     eol = line_ending(text)
     if block is None:
-        lead = ""
-        if text and not text.endswith("\n"):
-            lead = eol + eol
-        elif text and not text.endswith(eol + eol) and text != eol:
-            lead = eol
-        new_text = text + lead + render_block(chat_text, eol) + eol
+        new_text = _appended(text, chat_text, eol)
+        if line_ending(new_text) != eol:  # the file's first line end is the one added
+            new_text = _appended(text, chat_text, line_ending(new_text))
         return BlockPlan(new_text, "added", "", wanted)
     before = block.content(text).replace("\r\n", "\n")
     new_text = text[: block.start] + render_block(chat_text, eol) + text[block.end :]
@@ -175,6 +172,16 @@ def plan_block(text: str, chat_text: str, *, force: bool = False) -> BlockPlan:
     if _edited(block, text, wanted) and not force:
         return BlockPlan(text, "edited", before, wanted)
     return BlockPlan(new_text, "updated", before, wanted)
+
+
+def _appended(text: str, chat_text: str, eol: str) -> str:
+    """The file with the block added at its end, after a blank line."""
+    lead = ""
+    if text and not text.endswith("\n"):
+        lead = eol + eol
+    elif text and not text.endswith(eol + eol) and text != eol:
+        lead = eol
+    return text + lead + render_block(chat_text, eol) + eol
 
 
 def plan_owned(text: str | None, chat_text: str, *, force: bool = False) -> BlockPlan:
