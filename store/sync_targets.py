@@ -200,16 +200,15 @@ def sync(
             report.refusals.append(str(exc))
     if check or report.refusals or report.edited:
         return report
-    done: set[Path] = set()
+    done: dict[Path, bool] = {}  # each file once, and whether it was written
     for target in report.plans:
-        if target.path in done:  # a second name for the same file (a link inside the project)
-            continue
-        try:
-            write(project, target)
-        except TargetRefused as exc:
-            report.refusals.append(str(exc))
-            continue
-        done.add(target.path)
-        if target.needs_write:
+        if target.path not in done:  # else a second name for it (a link inside the project)
+            try:
+                write(project, target)
+            except TargetRefused as exc:
+                report.refusals.append(str(exc))
+                continue
+            done[target.path] = target.needs_write
+        if done[target.path]:
             report.written.append(target.name)
     return report

@@ -95,7 +95,7 @@ def test_links_are_followed_only_inside_the_project(tmp_path: Path) -> None:
     (project / "CLAUDE.md").unlink()
     (project / "CLAUDE.md").symlink_to("AGENTS.md")  # the usual: one file, two names
     report = sync(project, ["AGENTS.md", "CLAUDE.md"], CHAT)
-    assert report.refusals == [] and report.written == ["AGENTS.md"]
+    assert report.refusals == [] and report.written == ["AGENTS.md", "CLAUDE.md"]
     assert (project / "CLAUDE.md").is_symlink()
     assert (project / "AGENTS.md").read_text() == render_block(CHAT, "\n") + "\n"
     assert [p.status for p in sync(project, ["AGENTS.md", "CLAUDE.md"], CHAT).plans] == ["in step"] * 2

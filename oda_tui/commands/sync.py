@@ -48,13 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def status_words(target: TargetPlan, *, check: bool) -> str:
-    """A target's state for a person."""
+def status_words(target: TargetPlan, *, written: bool) -> str:
+    """A target's state for a person (``written``: whether this run wrote it)."""
     if target.status == "in step":
         return "in step"
     if target.status == "edited":
         return "edited by hand since the last sync"
-    if check:
+    if not written:
         return "out of step" if target.old is not None else "missing"
     if target.status == "added":
         return "created" if target.old is None else "block added"
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     for refusal in report.refusals:
         note(refusal)
     if not report.refusals:
-        rows = [[visible(p.name), status_words(p, check=args.check)] for p in report.plans]
+        rows = [[visible(p.name), status_words(p, written=p.name in report.written)] for p in report.plans]
         write_lines(columns(rows))
     if not args.check:
         for target in report.edited:
@@ -110,7 +110,7 @@ def _document(
                 "target": target.name,
                 "path": str(target.path),
                 "status": target.status,
-                "state": status_words(target, check=check),
+                "state": status_words(target, written=target.name in report.written),
                 "written": target.name in report.written,
                 "diff": marked(target.plan.before, target.plan.after) if edited else None,
             }
