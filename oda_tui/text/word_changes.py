@@ -21,20 +21,21 @@ def word_changes(before: str, after: str) -> list[tuple[Kind, str]]:
     """
     old = _TOKENS.findall(before)
     new = _TOKENS.findall(after)
-    chunks: list[list[int | str]] = []
+    # Each chunk: whether it is kept, and its token spans in old and new.
+    chunks: list[tuple[bool, int, int, int, int]] = []
     for op, a1, a2, b1, b2 in SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
-        merge = chunks and chunks[-1][0] == "change" and (op != "equal" or not "".join(old[a1:a2]).strip())
+        merge = chunks and not chunks[-1][0] and (op != "equal" or not "".join(old[a1:a2]).strip())
         if merge:
-            chunks[-1][2], chunks[-1][4] = a2, b2
+            chunks[-1] = (False, chunks[-1][1], a2, chunks[-1][3], b2)
         else:
-            chunks.append(["equal" if op == "equal" else "change", a1, a2, b1, b2])
+            chunks.append((op == "equal", a1, a2, b1, b2))
     runs: list[tuple[Kind, str]] = []
-    for kind, a1, a2, b1, b2 in chunks:
-        removed = "".join(old[int(a1) : int(a2)])
-        if kind == "equal":
+    for kept, a1, a2, b1, b2 in chunks:
+        removed = "".join(old[a1:a2])
+        if kept:
             runs.append(("equal", removed))
             continue
-        added = "".join(new[int(b1) : int(b2)])
+        added = "".join(new[b1:b2])
         if removed:
             runs.append(("removed", removed))
         if added:
