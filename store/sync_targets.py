@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import write_atomic
-from .managed_block import BlockPlan, BlockProblem, Status, plan_block, plan_owned
+from .managed_block import BlockPlan, BlockProblem, Status, marker_in, plan_block, plan_owned
 from .safe_io import TooLarge, Unsafe, read_regular
 
 #: The most of a target that is read: an instructions file is a few kilobytes.
@@ -154,7 +154,7 @@ def known_targets(project: Path) -> list[str]:
             text, _raw, _mode = read_target(project, name, path)
         except TargetRefused:
             continue  # not a file sync could have written: left out, as a file with no block is
-        if text is not None and "<!-- oda-memory: begin" in text:
+        if text is not None and marker_in(text):
             found.append(name)
     return found
 
