@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from store import Scope
 from store.sync_targets import SyncReport, edited_line, known_targets, sync
 
+from ..text.safe import clean_block
 from ..text.word_changes import marked
 
 if TYPE_CHECKING:
@@ -25,7 +26,13 @@ DIFF_SHOWN = 400
 
 
 def report_text(report: SyncReport, project: Path) -> tuple[str, bool]:
-    """What the notice says, and whether it is a refusal (nothing written)."""
+    """What the notice says (control characters of memories and file names shown visibly, as
+    everywhere user text is drawn), and whether it is a refusal (nothing written)."""
+    text, refused = _report_words(report, project)
+    return clean_block(text), refused
+
+
+def _report_words(report: SyncReport, project: Path) -> tuple[str, bool]:
     if report.refusals:
         return "\n".join(report.refusals), True
     if report.edited:

@@ -9,6 +9,7 @@ import pytest
 from textual.command import CommandPalette
 
 from oda_tui.app import OdaApp
+from oda_tui.text.safe import clean_block
 from oda_tui.text.word_changes import marked
 from store import GLOBAL, MemoryStore
 from store.managed_block import find_block
@@ -64,7 +65,7 @@ async def test_a_hand_edited_block_is_refused_in_a_notice(
 ) -> None:
     root = tmp_path / "oda"
     store = MemoryStore(root)
-    store.create(GLOBAL, "[bold]Tea[/]", "Green tea, no sugar.")
+    store.create(GLOBAL, "[bold]Tea[/] \x1b[31m", "Green tea, no sugar.")
     sync(tmp_path, ["AGENTS.md"], store.chat_memory(GLOBAL).text)
     agents = tmp_path / "AGENTS.md"
     agents.write_text(agents.read_text().replace("no sugar", "two sugars"))
@@ -78,9 +79,10 @@ async def test_a_hand_edited_block_is_refused_in_a_notice(
         await wait_until(pilot, lambda: bool(messages(app)), "the notice")
         [notice] = [n for n in app._notifications]
         assert notice.markup is False  # a title such as [bold]Tea[/] is shown as written
+        assert "\x1b" not in notice.message and "[bold]Tea[/] " in notice.message
         block = find_block(edited.decode())
         assert block is not None
-        diff = marked(block.content(edited.decode()), store.chat_memory(GLOBAL).text)
+        diff = clean_block(marked(block.content(edited.decode()), store.chat_memory(GLOBAL).text))
         assert "[-two sugars.\n-]{+no sugar." in diff
         assert notice.message == f"{edited_line('AGENTS.md')}\n{diff}\nNothing was written."
     assert agents.read_bytes() == edited
