@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable
 
 from .model import ChatEntry, ChatMemory
 
@@ -48,33 +49,102 @@ def build_chat_memory(entries: Iterable[ChatEntry]) -> ChatMemory:
     return ChatMemory(text=text, tokens=estimate_tokens(text), entries=items)
 
 
-def _quoted(titles: list[str]) -> str:
-    return ", ".join(f'"{t}"' for t in titles)
+def _quoted(title: str) -> str:
+    return f'"{title}"'
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _names(entries: tuple[ChatEntry, ...]) -> list[str]:
+    """How a note names each entry: its title, told apart by place ("the 2nd") when the
+    text that was sent holds that title more than once."""
+    totals = Counter(e.title for e in entries)
+    seen: Counter[str] = Counter()
+    names = []
+    for entry in entries:
+        seen[entry.title] += 1
+        quoted = _quoted(entry.title)
+        names.append(quoted if totals[entry.title] == 1 else f"the {_ordinal(seen[entry.title])} {quoted}")
+    return names
+
+
+def _matched(before: tuple[ChatEntry, ...], after: tuple[ChatEntry, ...]) -> dict[int, int]:
+    """Which entry sent before each entry now is (index now -> index before).
+
+    The same memory (scope and id) first; then one moved between sets (its id once on each
+    side); then an entry now whose title and text were sent as another (nothing changed for
+    the model: a memory deleted and saved again, or a copy turned on as its twin is off).
+    """
+    where = {(e.scope, e.id): i for i, e in enumerate(before)}
+    matched = {j: where[(e.scope, e.id)] for j, e in enumerate(after) if (e.scope, e.id) in where}
+    _pair_left(before, after, matched, lambda e: e.id, unique=True)
+    _pair_left(before, after, matched, lambda e: (e.title, e.text), unique=False)
+    return matched
+
+
+def _pair_left(
+    before: tuple[ChatEntry, ...],
+    after: tuple[ChatEntry, ...],
+    matched: dict[int, int],
+    key: Callable[[ChatEntry], Hashable],
+    *,
+    unique: bool,
+) -> None:
+    """Pair entries not matched yet that share ``key`` (with ``unique``: only one each side)."""
+    taken = set(matched.values())
+    waiting: dict[Hashable, list[int]] = {}
+    for i, entry in enumerate(before):
+        if i not in taken:
+            waiting.setdefault(key(entry), []).append(i)
+    left = [j for j in range(len(after)) if j not in matched]
+    counts = Counter(key(after[j]) for j in left)
+    for j in left:
+        found = waiting.get(key(after[j]))
+        if found and not (unique and (len(found) > 1 or counts[key(after[j])] > 1)):
+            matched[j] = found.pop(0)
 
 
 def change_note(before: ChatMemory, after: ChatMemory) -> str | None:
-    """A short note of what was added, changed and removed; None when nothing differs."""
-    old = {(e.scope, e.id): e for e in before.entries}
-    new = {(e.scope, e.id): e for e in after.entries}
-    added = [e.title for k, e in new.items() if k not in old]
-    removed = [e.title for k, e in old.items() if k not in new]
+    """The note a chat gets when its memory differs from what it was sent (None: it does not).
+
+    It lists what was added, changed (a new title names the old one) and removed (a memory
+    turned off or deleted), each as it was sent, told apart by place when titles repeat, then
+    gives every added and changed memory as the chat receives it, in the order named. Only the
+    order differing is said in so many words.
+    """
+    matched = _matched(before.entries, after.entries)
+    names = _names(before.entries)
+    added = [j for j in range(len(after.entries)) if j not in matched]
     changed = [
-        e.title for k, e in new.items() if k in old and (old[k].title, old[k].text) != (e.title, e.text)
+        j
+        for j, i in sorted(matched.items())
+        if (before.entries[i].title, before.entries[i].text)
+        != (after.entries[j].title, after.entries[j].text)
     ]
+    kept = set(matched.values())
+    removed = [i for i in range(len(before.entries)) if i not in kept]
     if not (added or removed or changed):
         return (
             None if before.text == after.text else f"Memory update: the order of memories changed. {APPLIES}"
         )
     parts = []
     if added:
-        parts.append(f"added {_quoted(added)}")
+        parts.append("added " + ", ".join(_quoted(after.entries[j].title) for j in added))
     if changed:
-        parts.append(f"changed {_quoted(changed)}")
+        said = []
+        for j in changed:
+            old, new = before.entries[matched[j]], after.entries[j]
+            renamed = "" if old.title == new.title else f" (now titled {_quoted(new.title)})"
+            said.append(names[matched[j]] + renamed)
+        parts.append("changed " + ", ".join(said))
     if removed:
-        parts.append(f"removed {_quoted(removed)}")
+        parts.append("removed " + ", ".join(names[i] for i in removed))
     lines = [f"Memory update: {'; '.join(parts)}."]
-    for key, entry in new.items():
-        if key not in old or (old[key].title, old[key].text) != (entry.title, entry.text):
-            lines.append(f"\n## {entry.title}\n\n{entry.text}\n")
+    for j in added + changed:
+        entry = after.entries[j]
+        lines.append(f"\n## {entry.title}\n\n{entry.text}\n")
     lines.append(APPLIES)
     return "\n".join(lines)

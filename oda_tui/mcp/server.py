@@ -26,6 +26,7 @@ from store import MemoryStore
 from ..version import version
 from . import tools
 from .resource import MIME_TYPE, Subscribers, resource_text, resource_uri, watch_memory
+from .revisions import SentRevisions
 from .session import ChatSession, RootProblem
 
 NAME = "oda-tui"
@@ -34,8 +35,8 @@ RESOURCE_NOT_FOUND = -32002
 
 INSTRUCTIONS = (
     "Memories are short notes kept for future chats, in files the person manages in oda-tui. "
-    "Call memory_read with full=true at the start of each conversation for the complete memory, "
-    "and without it later for what changed. "
+    "Call memory_read at the start of each conversation for the complete memory, and later with "
+    "since set to the revision you hold for only what changed. "
     "Use memory_list for the ids, memory_save for a new memory and memory_change to change one. "
     "Never save secrets. The person sees, reviews and can undo what you save or change."
 )
@@ -82,8 +83,10 @@ def build_server(
     uri = resource_uri(workspace)
     bus = InMemorySubscriptionBus()
 
+    sent = SentRevisions()  # one for every connection: any of them may be asked for a revision
+
     def new_session() -> ChatSession:
-        return ChatSession(MemoryStore(root), workspace, root_named=root_named)
+        return ChatSession(MemoryStore(root), workspace, root_named=root_named, sent=sent)
 
     @asynccontextmanager
     async def lifespan(_server: Server[Served]) -> AsyncIterator[Served]:

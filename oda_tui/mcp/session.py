@@ -1,7 +1,9 @@
-"""One MCP session's state: which chat it is, its id, and what its memory_read last returned.
+"""One MCP session's state: which chat it is, its id, and the revisions memory_read sent.
 
 Over stdio one ``oda-tui mcp`` process serves one client, so a session lasts as long as that
 connection; the server's lifespan makes a fresh ``ChatSession`` for each connection it serves.
+A client may hold many conversations on one connection: memory_read keeps no "last read" per
+conversation; each answer names its revision and the caller says which one it holds.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from store import ChatMemory, MemoryStore, Scope
 
 from . import messages as msg
+from .revisions import CurrentMemory, SentRevisions
 
 
 class RootProblem(Exception):
@@ -24,15 +27,16 @@ class RootProblem(Exception):
 class ChatSession:
     """The chat this MCP session is: its store, its workspace (None: Global only) and its id.
 
-    ``received`` is the chat memory as this session's last ``memory_read`` returned it: the
-    next read answers with a change note against it (the spec's delta behaviour).
+    ``sent`` holds what memory_read sent, by revision (shared by the server's connections), so
+    that a later ``memory_read(since=...)`` answers with a change note.
     """
 
     store: MemoryStore
     workspace: str | None
     root_named: bool = True  # the folder was named (--root, $ODA_HOME): it must exist
     session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    received: ChatMemory | None = None
+    sent: SentRevisions = field(default_factory=SentRevisions)
+    _current: CurrentMemory = field(default_factory=CurrentMemory)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -73,3 +77,9 @@ class ChatSession:
         call is never missed.
         """
         self.store.refresh_scopes(self.scopes)
+
+    def chat_now(self) -> tuple[ChatMemory, str]:
+        """What the chat receives now (as last refreshed) and its revision."""
+        store = self.store
+        memories = [m for scope in self.scopes for m in store.memories(scope)]
+        return self._current.get(memories, lambda: store.chat_memory(self.workspace))
