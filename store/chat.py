@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 
 from .model import ChatEntry, ChatMemory
+
+_SPACE = re.compile(r"\s+")
 
 HEADER = "# Memory\n\n"
 APPLIES = "This applies from now on; the rest of the memory is unchanged."
@@ -53,22 +56,33 @@ def _quoted(title: str) -> str:
     return f'"{title}"'
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _told_apart(entry: ChatEntry, same_title: list[ChatEntry]) -> str:
+    """How a note tells ``entry`` from the others sent with its title: the shortest start of
+    its text (whole words) no other of them begins with, or its whole text; nothing when the
+    others are exact copies (either one is the same to the model)."""
+    rivals = [other.text for other in same_title if other.text != entry.text]
+    if not rivals:
+        return ""
+    text = entry.text
+    for found in _SPACE.finditer(text):
+        start = text[: found.start()]
+        if start and not any(rival.startswith(start) for rival in rivals):
+            return f"the one beginning {_quoted(start + '…')}"
+    return f"the one reading {_quoted(text)}"
 
 
-def _names(entries: tuple[ChatEntry, ...]) -> list[str]:
-    """How a note names each entry: its title, told apart by place ("the 2nd") when the
-    text that was sent holds that title more than once."""
-    totals = Counter(e.title for e in entries)
-    seen: Counter[str] = Counter()
-    names = []
+def _named(title: str, *notes: str) -> str:
+    said = [note for note in notes if note]
+    return title if not said else f"{title} ({', '.join(said)})"
+
+
+def _names(entries: tuple[ChatEntry, ...]) -> list[tuple[str, str]]:
+    """How a note names each entry sent: its title, and when several were sent with that
+    title, which one (by the start of its text: the model holds no ids and no order)."""
+    by_title: dict[str, list[ChatEntry]] = {}
     for entry in entries:
-        seen[entry.title] += 1
-        quoted = _quoted(entry.title)
-        names.append(quoted if totals[entry.title] == 1 else f"the {_ordinal(seen[entry.title])} {quoted}")
-    return names
+        by_title.setdefault(entry.title, []).append(entry)
+    return [(_quoted(e.title), _told_apart(e, by_title[e.title])) for e in entries]
 
 
 def _matched(before: tuple[ChatEntry, ...], after: tuple[ChatEntry, ...]) -> dict[int, int]:
@@ -111,7 +125,8 @@ def change_note(before: ChatMemory, after: ChatMemory) -> str | None:
     """The note a chat gets when its memory differs from what it was sent (None: it does not).
 
     It lists what was added, changed (a new title names the old one) and removed (a memory
-    turned off or deleted), each as it was sent, told apart by place when titles repeat, then
+    turned off or deleted), each by its title as it was sent, told apart by the start of its
+    text when several were sent with that title, then
     gives every added and changed memory as the chat receives it, in the order named. Only the
     order differing is said in so many words.
     """
@@ -137,11 +152,11 @@ def change_note(before: ChatMemory, after: ChatMemory) -> str | None:
         said = []
         for j in changed:
             old, new = before.entries[matched[j]], after.entries[j]
-            renamed = "" if old.title == new.title else f" (now titled {_quoted(new.title)})"
-            said.append(names[matched[j]] + renamed)
+            renamed = "" if old.title == new.title else f"now titled {_quoted(new.title)}"
+            said.append(_named(*names[matched[j]], renamed))
         parts.append("changed " + ", ".join(said))
     if removed:
-        parts.append("removed " + ", ".join(names[i] for i in removed))
+        parts.append("removed " + ", ".join(_named(*names[i]) for i in removed))
     lines = [f"Memory update: {'; '.join(parts)}."]
     for j in added + changed:
         entry = after.entries[j]
