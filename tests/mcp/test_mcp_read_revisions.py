@@ -34,7 +34,7 @@ def read(session: ChatSession, since: str | None = None) -> dict[str, Any]:
     return result.data
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(STEPS, max_size=8), st.lists(st.tuples(TITLES, TEXTS), max_size=4))
 def test_notes_since_each_revision_bring_the_model_to_a_complete_read(
     steps: list[tuple[Any, ...]], first: list[tuple[str, str]]

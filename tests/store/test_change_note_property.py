@@ -23,7 +23,7 @@ from tests.support.files import write_raw
 from tests.support.notes import ORDER_ONLY, apply, same, sections
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.lists(STEPS, max_size=10), st.lists(st.tuples(TITLES, TEXTS), max_size=4))
 def test_applying_each_note_leaves_what_a_complete_read_gives(
     steps: list[tuple[Any, ...]], first: list[tuple[str, str]]
