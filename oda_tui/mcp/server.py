@@ -104,6 +104,7 @@ def build_server(
                 yield served
             finally:
                 group.cancel_scope.cancel()
+                served.session.close()
 
     async def list_tools(
         _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None

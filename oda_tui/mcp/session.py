@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from store import ChatMemory, MemoryStore, Scope
 
 from . import messages as msg
+from .chat_feed import ChatFeed
 from .revisions import CurrentMemory, SentRevisions
 
 
@@ -37,6 +38,7 @@ class ChatSession:
     session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     sent: SentRevisions = field(default_factory=SentRevisions)
     _current: CurrentMemory = field(default_factory=CurrentMemory)
+    _feed: ChatFeed | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -72,11 +74,22 @@ class ChatSession:
     def refresh(self) -> None:
         """Bring this chat's sets up to date with the disk before a tool answers.
 
-        A pass over Global and the chat's workspace (a stat per file of those, none of any
-        other workspace) rather than the watcher's paths: an edit saved a moment before the
-        call is never missed.
+        The files the kernel says changed since the last call are read again (a change saved
+        a moment before the call is already queued); when it cannot say, a pass over Global and
+        the chat's workspace (a stat per file of those, none of any other workspace).
         """
-        self.store.refresh_scopes(self.scopes)
+        if self._feed is None:
+            self._feed = ChatFeed(self.store.root, self.scopes)
+        changed = self._feed.changes()
+        if changed is None:
+            self.store.refresh_scopes(self.scopes)
+        elif changed:
+            self.store.refresh(changed)
+
+    def close(self) -> None:
+        """Stop following the disk (the session is over)."""
+        if self._feed is not None:
+            self._feed.close()
 
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""
