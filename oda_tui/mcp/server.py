@@ -48,6 +48,8 @@ class Served:
 
     session: ChatSession
     subscribers: Subscribers = field(default_factory=Subscribers)
+    #: Set once no change to the folder can go unnoticed: tools and the resource wait for it.
+    ready: anyio.Event = field(default_factory=anyio.Event)
 
 
 def _tool(spec: tools.ToolSpec) -> types.Tool:
@@ -97,9 +99,9 @@ def build_server(
             await served.subscribers.tell_all()
 
         async with anyio.create_task_group() as group:
-            ready = anyio.Event()
-            group.start_soon(watch_memory, served.session, announce, ready)
-            await ready.wait()  # serve once no change to the folder can go unnoticed
+            # The handshake is answered at once; what reads or watches the memory waits until
+            # the watch is in place and the store loaded (``Served.ready``).
+            group.start_soon(watch_memory, served.session, announce, served.ready)
             try:
                 yield served
             finally:
@@ -114,6 +116,7 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        await ctx.lifespan_context.ready.wait()
         session = ctx.lifespan_context.session
         outcome = await anyio.to_thread.run_sync(tools.call, session, params.name, params.arguments)
         return _result(outcome)
@@ -143,6 +146,7 @@ def build_server(
         ctx: ServerRequestContext[Served], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         _check_uri(str(params.uri))
+        await ctx.lifespan_context.ready.wait()
         try:
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
         except (RootProblem, OSError) as exc:
@@ -154,6 +158,7 @@ def build_server(
         ctx: ServerRequestContext[Served], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
         _check_uri(str(params.uri))
+        await ctx.lifespan_context.ready.wait()
         client = ctx.session  # its connection-wide channel carries the later notification
         ctx.lifespan_context.subscribers.add(uri, _notifier(client.send_resource_updated, uri))
         return types.EmptyResult()
@@ -179,8 +184,20 @@ def build_server(
         on_read_resource=read_resource,
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,
-        on_subscriptions_listen=ListenHandler(bus),
+        on_subscriptions_listen=_when_ready(ListenHandler(bus)),
     )
+
+
+def _when_ready(listen: ListenHandler) -> Callable[..., Any]:
+    """``listen`` once the watch is in place (a change before that would go untold)."""
+
+    async def handle(
+        ctx: ServerRequestContext[Served], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        await ctx.lifespan_context.ready.wait()
+        return await listen(ctx, params)
+
+    return handle
 
 
 def _notifier(send: Callable[[str], Any], uri: str) -> Callable[[], Any]:
