@@ -65,7 +65,7 @@ class ChatFeed:
         self._folders: dict[int, Path] = {}  # watch -> the set folder it watches
         self._parents: dict[int, set[str]] = {}  # watch -> the names in it that make the sets
         self._usable = _LIBC is not None
-        self._closer: weakref.finalize | None = None
+        self._closer: weakref.finalize[[int], ChatFeed] | None = None
 
     def changes(self) -> set[Path] | None:
         """The files changed since the last call, or None: look at the sets whole (then the feed
