@@ -44,12 +44,21 @@ INSTRUCTIONS = (
 
 @dataclass
 class Served:
-    """One connection's state: its chat session and its 2025-era subscribers."""
+    """One connection's state: its chat session, its 2025-era subscribers, and its watch of
+    the folder, started by the first request that reads or watches the memory."""
 
     session: ChatSession
+    start_watch: Callable[[anyio.Event], object]
     subscribers: Subscribers = field(default_factory=Subscribers)
-    #: Set once no change to the folder can go unnoticed: tools and the resource wait for it.
-    ready: anyio.Event = field(default_factory=anyio.Event)
+    _ready: anyio.Event | None = None
+
+    async def watching(self) -> None:
+        """Return once no change to the folder can go unnoticed (the watch in place, the store
+        loaded). Not before the handshake: loading 10,000 memories would delay its answer."""
+        if self._ready is None:
+            self._ready = anyio.Event()
+            self.start_watch(self._ready)
+        await self._ready.wait()
 
 
 def _tool(spec: tools.ToolSpec) -> types.Tool:
@@ -92,16 +101,13 @@ def build_server(
 
     @asynccontextmanager
     async def lifespan(_server: Server[Served]) -> AsyncIterator[Served]:
-        served = Served(new_session())
-
         async def announce() -> None:
             await bus.publish(ResourceUpdated(uri=uri))
             await served.subscribers.tell_all()
 
         async with anyio.create_task_group() as group:
-            # The handshake is answered at once; what reads or watches the memory waits until
-            # the watch is in place and the store loaded (``Served.ready``).
-            group.start_soon(watch_memory, served.session, announce, served.ready)
+            session = new_session()
+            served = Served(session, lambda ready: group.start_soon(watch_memory, session, announce, ready))
             try:
                 yield served
             finally:
@@ -116,7 +122,7 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        await ctx.lifespan_context.ready.wait()
+        await ctx.lifespan_context.watching()
         session = ctx.lifespan_context.session
         outcome = await anyio.to_thread.run_sync(tools.call, session, params.name, params.arguments)
         return _result(outcome)
@@ -146,7 +152,7 @@ def build_server(
         ctx: ServerRequestContext[Served], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         _check_uri(str(params.uri))
-        await ctx.lifespan_context.ready.wait()
+        await ctx.lifespan_context.watching()
         try:
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
         except (RootProblem, OSError) as exc:
@@ -158,7 +164,7 @@ def build_server(
         ctx: ServerRequestContext[Served], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
         _check_uri(str(params.uri))
-        await ctx.lifespan_context.ready.wait()
+        await ctx.lifespan_context.watching()
         client = ctx.session  # its connection-wide channel carries the later notification
         ctx.lifespan_context.subscribers.add(uri, _notifier(client.send_resource_updated, uri))
         return types.EmptyResult()
@@ -194,7 +200,7 @@ def _when_ready(listen: ListenHandler) -> Callable[..., Any]:
     async def handle(
         ctx: ServerRequestContext[Served], params: types.SubscriptionsListenRequestParams
     ) -> types.SubscriptionsListenResult:
-        await ctx.lifespan_context.ready.wait()
+        await ctx.lifespan_context.watching()
         return await listen(ctx, params)
 
     return handle
