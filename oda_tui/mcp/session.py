@@ -39,6 +39,7 @@ class ChatSession:
     sent: SentRevisions = field(default_factory=SentRevisions)
     _current: CurrentMemory = field(default_factory=CurrentMemory)
     _feed: ChatFeed | None = None
+    _refreshing: threading.Lock = field(default_factory=threading.Lock)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -78,18 +79,22 @@ class ChatSession:
         a moment before the call is already queued); when it cannot say, a pass over Global and
         the chat's workspace (a stat per file of those, none of any other workspace).
         """
-        if self._feed is None:
-            self._feed = ChatFeed(self.store.root, self.scopes)
-        changed = self._feed.changes()
-        if changed is None:
-            self.store.refresh_scopes(self.scopes)
-        elif changed:
-            self.store.refresh(changed)
+        # One caller at a time (a tool call and a resource read may come together): events
+        # taken from the feed are read into the picture before another caller answers.
+        with self._refreshing:
+            if self._feed is None:
+                self._feed = ChatFeed(self.store.root, self.scopes)
+            changed = self._feed.changes()
+            if changed is None:
+                self.store.refresh_scopes(self.scopes)
+            elif changed:
+                self.store.refresh(changed)
 
     def close(self) -> None:
         """Stop following the disk (the session is over)."""
-        if self._feed is not None:
-            self._feed.close()
+        with self._refreshing:
+            if self._feed is not None:
+                self._feed.close()
 
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""
