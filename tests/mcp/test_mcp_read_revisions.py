@@ -69,6 +69,7 @@ def test_notes_since_each_revision_bring_the_model_to_a_complete_read(
             else apply(sections(start["text"]), since_start["text"])
         )
         assert same(held, final["text"])
+        session.close()
         settled(app, session.store)
 
 
