@@ -178,13 +178,14 @@ def memory_read(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     if session.check_root(writing=False):
         session.refresh()
     now, revision = session.chat_now()
+    since = args.get("since")
+    # Looked up before the new revision is held: holding it may forget the oldest.
+    before = None if since is None or since == revision else session.sent.sent(since)
     session.sent.remember(revision, now)
     figures = {"revision": revision, "tokens": now.tokens, "limit": session.store.limits.chat_max_tokens}
-    since = args.get("since")
     told = msg.REVISION.format(revision=revision)
     if since is None:
         return ToolResult(f"{now.text or msg.EMPTY}\n\n{told}", {"kind": "full", "text": now.text, **figures})
-    before = None if since == revision else session.sent.sent(since)
     note = None if before is None else change_note(before, now)
     if since == revision or (before is not None and note is None):
         return ToolResult(

@@ -136,3 +136,16 @@ def _memory(text: str) -> Any:
 
     built: ChatMemory = build_chat_memory([ChatEntry("aaaaaaaa", None, "T", text)])
     return built
+
+
+def test_the_oldest_revision_held_still_gets_its_note(root: Path) -> None:
+    app = MemoryStore(root)
+    tea = app.create(GLOBAL, "Tea", "Green tea.")
+    session = ChatSession(MemoryStore(root), None, sent=SentRevisions(keep=2))
+    oldest = read(session)["revision"]
+    app.change(GLOBAL, tea.id, text="Black tea.")
+    read(session)  # two held: the oldest and this one
+    app.change(GLOBAL, tea.id, text="White tea.")
+    # Holding the third forgets the oldest, but only after its note was made.
+    assert read(session, oldest)["kind"] == "change"
+    assert read(session, oldest)["kind"] == "full"
