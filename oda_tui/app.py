@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
 from textual.binding import Binding
-from textual.screen import ModalScreen
 
 from .config.keymap import load_keymap
 from .config.theming import load_themes, save_theme, saved_theme
@@ -17,6 +15,7 @@ from .keys.actions import Place
 from .keys.bindings import bindings
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
+from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import ascii_key, ascii_only
@@ -212,19 +211,16 @@ class OdaApp(App[None]):
 
     async def _save_then_quit(self) -> None:
         """Save the editor, and quit once it is saved; a refusal or a question keeps the app open."""
-        editor = self.main_screen.editor
-        if not editor.request_save():
+        screen = self.main_screen
+        pending = screen.detail.save_editor()
+        if pending is None:
             self._stop_and_exit()
             return
-        # Bounded: a save ends in a few ms; the loop only waits for its message to be handled.
-        for _ in range(600):
-            await asyncio.sleep(0.05)
-            if not editor.is_dirty:
-                self._stop_and_exit()
-                return
-            if editor.save_error is not None or isinstance(self.screen, ModalScreen):
-                self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
-                return
+        outcome = await pending  # the editor has settled it by now
+        if isinstance(outcome, Saved | Created | FrontmatterSaved) and not screen.editor.is_dirty:
+            self._stop_and_exit()
+            return
+        self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
 
     def _stop_and_exit(self) -> None:
         # The person chose to quit: a draft offered back at start was saved or dropped.
