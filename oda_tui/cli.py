@@ -123,10 +123,9 @@ def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | No
 
 def _open_demo(workspace: str | None) -> int:
     """The app on a sample store in a new temporary folder, removed however the app ends."""
-    from .config.theming import CONFIG_ENV
+    from .config.paths import CONFIG_ENV, STATE_ENV
     from .demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
     from .demo.sample import build_demo_store
-    from .review_state import ENV_VAR as STATE_ENV
 
     sweep_stale_demo_folders()  # left by a demo that was killed outright
     folder = new_demo_folder()

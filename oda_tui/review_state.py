@@ -28,25 +28,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from store import MemoryStore, write_atomic
 from store.history import read_version, version_names
 from store.layout import history_dir
 from store.model import Memory, Scope, Version
 
-ENV_VAR = "ODA_TUI_STATE"
+from .config.paths import STATE_ENV as ENV_VAR
+from .config.paths import state_dir
+
 STATE_FILE = "review.json"
 FORMAT = 1
 _NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\Z")
-
-
-def state_dir() -> Path:
-    """The app's state folder: ``$ODA_TUI_STATE``, else the platform's user state folder."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return platformdirs.user_state_path("oda-tui", appauthor=False)
 
 
 def state_path() -> Path:
