@@ -141,7 +141,11 @@ def add_marker(root: Path) -> None:
 
 
 def _medians(
-    label: str, start: str, odas: list[tuple[float, float]], bares: list[tuple[float, float]], target: float | None
+    label: str,
+    start: str,
+    odas: list[tuple[float, float]],
+    bares: list[tuple[float, float]],
+    target: float | None,
 ) -> dict[str, Any]:
     oda_s = statistics.median(t for t, _cpu in odas)
     bare_s = statistics.median(t for t, _cpu in bares)

@@ -8,8 +8,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from store.config_files import read_config_file
+
 PREFIX = "oda-demo-"
 OWNER_FILE = ".owner-pid"
+#: A pid and a newline.
+OWNER_MAX_BYTES = 32
 
 
 def new_demo_folder(base: Path | None = None) -> Path:
@@ -57,8 +61,9 @@ def sweep_stale_demo_folders(base: Path | None = None) -> list[Path]:
         try:
             if folder.is_symlink() or folder.stat().st_uid != os.getuid():
                 continue
-            pid = int((folder / OWNER_FILE).read_text().strip())
-        except (OSError, ValueError):
+            raw = read_config_file(folder / OWNER_FILE, OWNER_MAX_BYTES, follow_links=False)
+            pid = int((raw or b"").decode("ascii").strip())
+        except (OSError, ValueError):  # FileRefused and UnicodeDecodeError are ValueErrors
             continue
         if pid != os.getpid() and not _running(pid):
             remove_demo_folder(folder)
