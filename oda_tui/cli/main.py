@@ -9,13 +9,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config.paths import resolve_root, root_problem
 from . import subcommands
 from .parser import Parser
+
+if TYPE_CHECKING:
+    from ..exit_guard import ExitGuard
 
 # Options of the bare command that take a value: skipped when looking for a subcommand.
 _VALUE_OPTIONS = frozenset({"--root", "--workspace"})
@@ -100,21 +104,24 @@ def open_app(args: list[str]) -> int:
     return _run_app(root, options.workspace)
 
 
-def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | None = None) -> int:
-    """Run the app until it quits, or until its terminal is lost or it is told to stop."""
+def _run_app(root: Path, workspace: str | None, guard: ExitGuard | None = None) -> int:
+    """Run the app until it quits, or until its terminal is lost or it is told to stop
+    (``guard``: one installed earlier, whose cleanup runs however the app ends)."""
+    from ..exit_guard import ExitGuard
     from ..session.first_read import FirstRead
 
-    # The store is read first, so the first frame shows it; a store too big to read within the
-    # head start goes on being read while the app opens.
-    first_read = FirstRead(root, workspace)
-    first_read.wait(FIRST_READ_HEAD_START_S)
-    from ..app import OdaApp  # Textual is heavy: only the app pays for it
-    from ..exit_guard import ExitGuard
-
-    app = OdaApp(root, workspace, first_read=first_read)
-    guard = ExitGuard(lambda: app.call_from_thread(app.exit_from_outside), cleanup or (lambda: None))
-    guard.install()
+    if guard is None:
+        guard = ExitGuard()
+        guard.install()
     try:
+        # The store is read first, so the first frame shows it; a store too big to read within
+        # the head start goes on being read while the app opens.
+        first_read = FirstRead(root, workspace)
+        first_read.wait(FIRST_READ_HEAD_START_S)
+        from ..app import OdaApp  # Textual is heavy: only the app pays for it
+
+        app = OdaApp(root, workspace, first_read=first_read)
+        guard.hand_over(lambda: app.call_from_thread(app.exit_from_outside))
         app.run()
     finally:
         guard.cleanup_now()
@@ -122,24 +129,46 @@ def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | No
 
 
 def _open_demo(workspace: str | None) -> int:
-    """The app on a sample store in a new temporary folder, removed however the app ends."""
+    """The app on a sample store in a new temporary folder, removed however the app ends (a
+    signal during start-up included: the guard is on before the folder is made)."""
     from ..config.paths import CONFIG_ENV, STATE_ENV
     from ..demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
     from ..demo.sample import build_demo_store
+    from ..exit_guard import ExitGuard
 
-    sweep_stale_demo_folders()  # left by a demo that was killed outright
-    folder = new_demo_folder()
-    # Review marks and a theme picked in the demo belong to the demo, not to the person's folders.
-    os.environ[CONFIG_ENV] = str(folder / "config")
-    os.environ[STATE_ENV] = str(folder / "state")
+    made: list[Path] = []
+
+    def remove_made() -> None:
+        for folder in made:
+            remove_demo_folder(folder)
+
+    guard = ExitGuard(cleanup=remove_made)
+    guard.install()
     try:
+        sweep_stale_demo_folders()  # left by a demo that was killed outright
+        with guard.held():  # a signal waits until the cleanup knows the folder
+            made.append(new_demo_folder())
+        folder = made[0]
+        # Review marks and a theme picked in the demo belong to the demo, not to the person's.
+        os.environ[CONFIG_ENV] = str(folder / "config")
+        os.environ[STATE_ENV] = str(folder / "state")
+        # Textual is imported beside the build: the sample's writes wait on the disk, not on
+        # the interpreter, so the two overlap.
+        threading.Thread(target=_import_app, name="oda-demo-import", daemon=True).start()
         root = build_demo_store(folder / "memory")
     except BaseException:
-        remove_demo_folder(folder)
+        guard.cleanup_now()
         raise
-    code = _run_app(root, workspace, lambda: remove_demo_folder(folder))
+    code = _run_app(root, workspace, guard)
     try:
         print(f"The demo store in {root} was removed.", file=sys.stderr)
     except OSError:  # the terminal is gone
         pass
     return code
+
+
+def _import_app() -> None:
+    try:
+        from .. import app  # noqa: F401 - imported for its cost, ahead of time
+    except Exception:  # the main thread imports it again and reports what went wrong
+        pass
