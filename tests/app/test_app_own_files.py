@@ -19,7 +19,12 @@ async def test_pipes_at_the_config_and_state_files_are_named_and_the_app_opens(
     config, state = tmp_path / "config", tmp_path / "state"
     (config / "themes").mkdir(parents=True)
     state.mkdir()
-    pipes = [config / "keymap.yaml", config / "settings.json", config / "themes" / "x.yaml", state / "review.json"]
+    pipes = [
+        config / "keymap.yaml",
+        config / "settings.json",
+        config / "themes" / "x.yaml",
+        state / "review.json",
+    ]
     for pipe in pipes:
         os.mkfifo(pipe)
     monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
