@@ -7,6 +7,7 @@ when it runs, so each way in pays only for what it uses.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import threading
@@ -113,6 +114,10 @@ def _run_app(root: Path, workspace: str | None, guard: ExitGuard | None = None) 
     if guard is None:
         guard = ExitGuard()
         guard.install()
+    # No collection until the list is on screen (the session turns the collector back on):
+    # what the start-up makes, the store's picture, Textual's modules and the widgets, all
+    # lives on, and each collection would only walk it again.
+    gc.disable()
     try:
         # The store is read first, so the first frame shows it; a store too big to read within
         # the head start goes on being read while the app opens.
