@@ -76,7 +76,7 @@ def _line_data(line: str, name: str) -> dict[Any, Any] | None:
 def parse_keymap(text: str, name: str = KEYMAP_FILE) -> KeymapLoad:
     """The keymap in ``text``, line by line (``name`` is how problems name the file)."""
     entries: dict[str, tuple[int, str]] = {}  # binding id -> (line number, normal keys)
-    twice: set[str] = set()
+    first_lines: dict[str, int] = {}
     problems: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
         where = f"{name} line {number}"
@@ -88,7 +88,7 @@ def parse_keymap(text: str, name: str = KEYMAP_FILE) -> KeymapLoad:
             problems.append(f"{where}: “{_shown(stripped)}” is not “binding.id: keys”, so it is not used.")
             continue
         for binding_id, value in data.items():
-            problem = _entry(binding_id, value, number, entries, twice)
+            problem = _entry(binding_id, value, number, entries, first_lines)
             if problem is not None:
                 problems.append(f"{where}: {problem}")
     keymap = {binding_id: keys for binding_id, (_number, keys) in entries.items()}
@@ -109,19 +109,21 @@ def _owner(owner: str) -> str:
 
 
 def _entry(
-    binding_id: Any, value: Any, number: int, entries: dict[str, tuple[int, str]], twice: set[str]
+    binding_id: Any, value: Any, number: int, entries: dict[str, tuple[int, str]], first_lines: dict[str, int]
 ) -> str | None:
-    """Add one ``binding.id: keys`` pair to ``entries``; the problem with it, if any."""
+    """Add one ``binding.id: keys`` pair to ``entries`` (``first_lines``: where each id was
+    first given keys); the problem with it, if any."""
     if not isinstance(binding_id, str) or binding_id not in _BY_ID:
         return f"{_shown(binding_id)} is not a binding id (the help, ?, lists them)."
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         value = ",".join(value)
     if not isinstance(value, str) or not value.strip(" ,"):
         return f"{binding_id} needs keys as text, like ctrl+n, so it keeps {_defaults(binding_id)}."
-    if binding_id in twice or binding_id in entries:
-        first = entries.pop(binding_id, (number, ""))[0]
-        twice.add(binding_id)
+    if binding_id in first_lines:
+        entries.pop(binding_id, None)
+        first = first_lines[binding_id]
         return f"{binding_id} is given keys twice (line {first} too), so it keeps {_defaults(binding_id)}."
+    first_lines[binding_id] = number
     keys: list[str] = []
     for key in (k.strip() for k in value.split(",")):
         if not key:

@@ -79,9 +79,13 @@ def test_a_key_given_twice_on_one_screen_is_named_and_the_defaults_stay() -> Non
     both = parse_keymap("memory.toggle: x\nview.deleted: x\n")
     assert both.keymap == {}
     assert [p.split(":")[0] for p in both.problems] == ["keymap.yaml line 1", "keymap.yaml line 2"]
-    twice = parse_keymap("memory.new: a\nmemory.new: b\n")
+    twice = parse_keymap("memory.new: a\nmemory.new: b\nmemory.new: ctlr+c\n")
     assert twice == KeymapLoad(
-        {}, ["keymap.yaml line 2: memory.new is given keys twice (line 1 too), so it keeps n."]
+        {},
+        [
+            "keymap.yaml line 2: memory.new is given keys twice (line 1 too), so it keeps n.",
+            "keymap.yaml line 3: memory.new is given keys twice (line 1 too), so it keeps n.",
+        ],
     )
     app_key = parse_keymap("memory.new: ctrl+p\n")  # the command palette's
     assert app_key.keymap == {} and "Command palette" in app_key.problems[0]
