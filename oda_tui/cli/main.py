@@ -157,8 +157,8 @@ def _open_demo(workspace: str | None) -> int:
         # Review marks and a theme picked in the demo belong to the demo, not to the person's.
         os.environ[CONFIG_ENV] = str(folder / "config")
         os.environ[STATE_ENV] = str(folder / "state")
-        # Textual is imported beside the build: the sample's writes wait on the disk, not on
-        # the interpreter, so the two overlap.
+        # Textual is imported beside the build: the sample's writes wait on the file system
+        # (on a disk when $TMPDIR puts them there), not on the interpreter, so the two overlap.
         threading.Thread(target=_import_app, name="oda-demo-import", daemon=True).start()
         root = build_demo_store(folder / "memory")
     except BaseException:
