@@ -173,3 +173,34 @@ def test_check_review_names_the_file_and_goes_on(
     assert done.returncode == 1, done.stderr  # found: one memory waits for review
     assert done.stderr.startswith(f"{path} is not used: "), done.stderr
     assert "1 memory the agent saved or changed is waiting for review." in done.stdout
+
+
+def test_a_link_is_followed_in_the_config_folder_only(folders: tuple[Path, Path], tmp_path: Path) -> None:
+    """The config folder is the person's (dotfile managers link files there): a link is
+    followed, but what it leads to must be a regular file; the state folder is the app's: a
+    link there is refused."""
+    config, state = folders
+    config.mkdir()
+    state.mkdir()
+    elsewhere = tmp_path / "dotfiles" / "keymap.yaml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text("memory.new: ctrl+n\n")
+    (config / "keymap.yaml").symlink_to(elsewhere)
+    assert guarded(load_keymap).keymap == {"memory.new": "ctrl+n"}
+    (config / "settings.json").symlink_to("/dev/zero")  # never opened: it is no regular file
+    saved = guarded(saved_theme)
+    assert saved.problem == (
+        f"{config / 'settings.json'} is not used: it is not a regular file (a pipe, socket or device); "
+        "the default theme applies."
+    )
+    store = MemoryStore(tmp_path / "oda")
+    store.create(GLOBAL, "From a chat", "Text.", source="ai", via="chat")
+    marks = tmp_path / "marks.json"
+    marks.write_text('{"format": 1, "stores": {}}')
+    (state / "review.json").symlink_to(marks)
+    items, problem = guarded(lambda: review_with_problem(store))
+    assert len(items) == 1
+    assert problem == (
+        f"{state / 'review.json'} is not used: it is a link, and links are not followed here; "
+        "no memory counts as reviewed until a review is marked."
+    )
