@@ -10,7 +10,6 @@ import argparse
 import gc
 import os
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -137,13 +136,16 @@ def _open_demo(workspace: str | None) -> int:
     """The app on a sample store in a new temporary folder, removed however the app ends (a
     signal during start-up included: the guard is on before the folder is made)."""
     from ..config.paths import CONFIG_ENV, STATE_ENV
+    from ..demo.build import SampleBuild
     from ..demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
-    from ..demo.sample import build_demo_store
     from ..exit_guard import ExitGuard
 
     made: list[Path] = []
+    builds: list[SampleBuild] = []
 
     def remove_made() -> None:
+        for build in builds:
+            build.stop()  # before its folder goes: it would write it again
         for folder in made:
             remove_demo_folder(folder)
 
@@ -157,10 +159,11 @@ def _open_demo(workspace: str | None) -> int:
         # Review marks and a theme picked in the demo belong to the demo, not to the person's.
         os.environ[CONFIG_ENV] = str(folder / "config")
         os.environ[STATE_ENV] = str(folder / "state")
-        # Textual is imported beside the build: the sample's writes wait on the file system
-        # (on a disk when $TMPDIR puts them there), not on the interpreter, so the two overlap.
-        threading.Thread(target=_import_app, name="oda-demo-import", daemon=True).start()
-        root = build_demo_store(folder / "memory")
+        with guard.held():
+            builds.append(SampleBuild(folder / "memory"))
+        from .. import app  # noqa: F401 - Textual, imported while the sample is written
+
+        root = builds[0].wait()
     except BaseException:
         guard.cleanup_now()
         raise
@@ -170,10 +173,3 @@ def _open_demo(workspace: str | None) -> int:
     except OSError:  # the terminal is gone
         pass
     return code
-
-
-def _import_app() -> None:
-    try:
-        from .. import app  # noqa: F401 - imported for its cost, ahead of time
-    except Exception:  # the main thread imports it again and reports what went wrong
-        pass
