@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--terminal-only",
         action="store_true",
-        help="only the first paint of the real oda-tui in a pseudo-terminal (10 and 10,000 memories)",
+        help="only the first paint of the real oda-tui in a pseudo-terminal (10 and 10,000 memories, cold and warm, and --demo)",
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, Keymap
 
 from .config.keymap import load_keymap
 from .config.theming import load_themes, save_theme, saved_theme
 from .keys.actions import Place
-from .keys.bindings import bindings
+from .keys.bindings import apply_person_keys, bindings
+from .keys.key_names import normal_key
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
 from .session.outcomes import Created, FrontmatterSaved, Saved
@@ -32,6 +33,11 @@ def _commands() -> type[Provider]:
     from .keys.palette import OdaCommands  # imported when the palette first opens
 
     return OdaCommands
+
+
+def _normal_keys(keys: str) -> str:
+    """Keys in Textual's names (``?`` -> ``question_mark``); one that is no key is kept as given."""
+    return ",".join(normal_key(key) or key.strip() for key in keys.split(",") if key.strip())
 
 
 #: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
@@ -64,9 +70,17 @@ class OdaApp(App[None]):
         self._themes_ready = False
         # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
         loaded = load_keymap()
-        if loaded.keymap:
-            self.set_keymap(loaded.keymap)
+        self.person_keymap: dict[str, str] = {}
+        self.set_keymap(loaded.keymap)
         self._keymap_problems = loaded.problems
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        """Use ``keymap`` (binding id -> keys) for the nodes made from now on, and for the app's
+        own keys. It is kept as ``person_keymap``, never as Textual's keymap (see
+        ``keys.bindings`` for why)."""
+        self.person_keymap = {binding_id: _normal_keys(keys) for binding_id, keys in keymap.items()}
+        apply_person_keys(self._bindings, self.person_keymap)
+        self.refresh_bindings()
 
     @property
     def root(self) -> Path:
@@ -101,7 +115,7 @@ class OdaApp(App[None]):
     def on_mount(self) -> None:
         self.set_class(ascii_only(), "-ascii")
         for problem in self._keymap_problems:
-            self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
+            self.notify(clean_line(f"Keymap: {problem}"), severity="warning", markup=False, timeout=10)
         self._load_themes()
 
     def _load_themes(self) -> None:
@@ -109,13 +123,16 @@ class OdaApp(App[None]):
         for theme in loaded.themes:
             self.register_theme(theme)
         for problem in loaded.problems:
-            self.notify(f"Theme skipped: {problem}", severity="warning", markup=False, timeout=10)
-        wanted = saved_theme()
+            self.notify(clean_line(f"Theme skipped: {problem}"), severity="warning", markup=False, timeout=10)
+        saved = saved_theme()
+        if saved.problem is not None:
+            self.notify(clean_line(f"Theme: {saved.problem}"), severity="warning", markup=False, timeout=10)
+        wanted = saved.name
         if wanted and wanted in self.available_themes:
             self.theme = wanted
         elif wanted:
             self.notify(
-                f"The theme “{wanted}” chosen last time is not available.",
+                clean_line(f"The theme “{wanted}” chosen last time is not available."),
                 severity="warning",
                 markup=False,
             )

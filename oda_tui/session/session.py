@@ -228,8 +228,9 @@ class StoreSession:
         if state.initial:
             self.loaded = True
             # What is loaded now lives as long as the app: keep it out of the collector's full
-            # passes, which otherwise stall the UI for ~80 ms at 10,000 memories.
-            self.app.call_after_refresh(gc.freeze)
+            # passes, which otherwise stall the UI for ~80 ms at 10,000 memories. The command
+            # line pauses the collector until this frame (see cli.main): it resumes here.
+            self.app.call_after_refresh(_loaded_for_good)
         if state.outside:
             self._refresh_running = False
         if state.snapshot is not None:
@@ -249,3 +250,10 @@ class StoreSession:
             # Closed meanwhile (a sub-screen left at once): the base screen says what happened.
             reply_to = self.app.screen_stack[0]
         reply_to.post_message(outcome)
+
+
+def _loaded_for_good() -> None:
+    """What the app made to show its first frame lives as long as the app: out of the
+    collector's sight, and the collector (paused for the start-up) on again."""
+    gc.freeze()
+    gc.enable()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
 
-from store import GLOBAL, MemoryStore
+from store import GLOBAL, Memory, MemoryStore
 from tests.support.files import memory_file, write_raw
 
 TITLES = st.sampled_from(["Style", "Style", "Tea", "Stack", "Indentation"])
@@ -46,32 +47,36 @@ def take(store: MemoryStore, step: tuple[Any, ...]) -> None:
     every = [m for scope in (GLOBAL, "proj") for m in store.memories(scope)]
     if not every:
         return
-    m = every[step[1] % len(every)]
-    path = store.memory_path(m.scope, m.id)
-    if kind == "change":
-        store.change(m.scope, m.id, title=step[2], text=step[3])
-    elif kind == "rename":
-        store.change(m.scope, m.id, title=step[2])
-    elif kind == "toggle":
-        store.set_enabled(m.scope, m.id, not m.enabled)
-    elif kind == "delete":
-        store.delete(m.scope, m.id)
-    elif kind == "move":
-        store.move(m.scope, m.id, "proj" if m.scope is None else GLOBAL)
-    elif kind == "outside_edit":
-        write_raw(path, memory_file(step[2], step[3], enabled="true" if m.enabled else "false"))
-    elif kind == "outside_delete":
-        path.unlink()
-    elif kind == "reorder":
-        raw = path.read_text("utf-8")
-        created = f"created: 2024-02-{step[2]:02d}T00:00:00.000Z"
-        raw = (
-            re.sub(r"^created: .*$", created, raw, flags=re.M)
-            if "\ncreated:" in raw
-            else raw.replace("\n---\n", f"\n{created}\n---\n", 1)
-        )
-        write_raw(path, raw)
+    _ON_ONE[kind](store, every[step[1] % len(every)], step)
     store.refresh()
+
+
+def _reorder(store: MemoryStore, m: Memory, step: tuple[Any, ...]) -> None:
+    path = store.memory_path(m.scope, m.id)
+    raw = path.read_text("utf-8")
+    created = f"created: 2024-02-{step[2]:02d}T00:00:00.000Z"
+    raw = (
+        re.sub(r"^created: .*$", created, raw, flags=re.M)
+        if "\ncreated:" in raw
+        else raw.replace("\n---\n", f"\n{created}\n---\n", 1)
+    )
+    write_raw(path, raw)
+
+
+#: Each change to one memory picked by the step, through the store or as another program would.
+_ON_ONE: dict[str, Callable[[MemoryStore, Memory, tuple[Any, ...]], object]] = {
+    "change": lambda store, m, step: store.change(m.scope, m.id, title=step[2], text=step[3]),
+    "rename": lambda store, m, step: store.change(m.scope, m.id, title=step[2]),
+    "toggle": lambda store, m, step: store.set_enabled(m.scope, m.id, not m.enabled),
+    "delete": lambda store, m, step: store.delete(m.scope, m.id),
+    "move": lambda store, m, step: store.move(m.scope, m.id, "proj" if m.scope is None else GLOBAL),
+    "outside_edit": lambda store, m, step: write_raw(
+        store.memory_path(m.scope, m.id),
+        memory_file(step[2], step[3], enabled="true" if m.enabled else "false"),
+    ),
+    "outside_delete": lambda store, m, step: store.memory_path(m.scope, m.id).unlink(),
+    "reorder": _reorder,
+}
 
 
 def settled(*stores: MemoryStore) -> None:
