@@ -9,6 +9,7 @@ from app_support import settle, started
 from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
+from oda_tui.keys.actions import BY_ID
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
 
@@ -60,8 +61,12 @@ async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path
         await settle(pilot)
         wide = list(footer_keys(app))
         # At 200 columns the keys that used to be hidden are there, in the registry's order.
-        assert {"review", "problems", "deleted", "duplicates", "copy_to", "move_to"} <= set(wide)
-        assert wide.index("new_memory") < wide.index("history") < wide.index("help") < wide.index("deleted")
+        review, problems, deleted, duplicates, history = (
+            BY_ID[i].action
+            for i in ("view.review", "view.problems", "view.deleted", "view.duplicates", "memory.history")
+        )
+        assert {review, problems, deleted, duplicates, "copy_to", "move_to"} <= set(wide)
+        assert wide.index("new_memory") < wide.index(history) < wide.index("help") < wide.index(deleted)
         for width in (80, 120):
             await pilot.resize_terminal(width, 40)
             await settle(pilot)

@@ -35,6 +35,18 @@ class Place(Enum):
 
 
 @dataclass(frozen=True)
+class Opens:
+    """The screen an action opens, imported when first opened (never before the first frame)."""
+
+    module: str
+    """The screen's module (``oda_tui.screens.history``)."""
+    name: str
+    """The screen's class in it (``HistoryScreen``); made with no arguments, or with the memory."""
+    for_memory: str | None = None
+    """Opened for the memory a key acts on (scope, id, title); what to say when there is none."""
+
+
+@dataclass(frozen=True)
 class Action:
     """One thing a person can do with a key."""
 
@@ -55,13 +67,27 @@ class Action:
     """The palette's line under the name. Textual reads it as markup: never quote user text."""
     priority: bool = False
     """Checked before the focused widget's own keys."""
+    opens: Opens | None = None
+    """The screen it opens (its ``action`` is then ``open_screen('<id>')``)."""
+
+
+def opening(id: str, label: str, keys: str, opens: Opens, *, palette: str, hint: str) -> Action:
+    """A main-screen action that opens another screen."""
+    return Action(
+        id, f"open_screen({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, opens=opens
+    )
+
+
+def _screen(name: str, for_memory: str | None = None) -> Opens:
+    module, cls = name.split(":")
+    return Opens(f"oda_tui.screens.{module}", cls, for_memory)
 
 
 ACTIONS: tuple[Action, ...] = (
     # The main screen, in the order of use: the footer shows as many as fit, from the first.
     Action("memory.new", "new_memory", "New", "n", Place.MAIN,
            palette="New memory", hint="Start a new memory in the selected scope"),
-    Action("memory.toggle", "toggle", "On/off", "t", Place.MAIN,
+    Action("memory.toggle", "toggle_memory", "On/off", "t", Place.MAIN,
            palette="Turn the memory on or off", hint="Turned off memories are not sent to chats"),
     Action("memory.delete", "delete", "Delete", "d,delete", Place.MAIN,
            palette="Delete the memory", hint="It waits under Recently deleted"),
@@ -74,19 +100,20 @@ ACTIONS: tuple[Action, ...] = (
     Action("editor.revert", "revert", "Revert", "ctrl+r", Place.MAIN,
            palette="Revert the edits", hint="Back to the text on disk"),
     Action("view.back", "back", "Back", "escape", Place.MAIN),
-    Action("memory.history", "history", "History", "h", Place.MAIN,
-           palette="Show the history of the memory", hint="Every version, restore and undo"),
+    opening("memory.history", "History", "h",
+            _screen("history:HistoryScreen", "There is no memory here to show the history of."),
+            palette="Show the history of the memory", hint="Every version, restore and undo"),
     Action("app.help", "help", "Help", "question_mark,f1", Place.MAIN,
            palette="Help: every key of the app", hint="Also ? and F1"),
     Action("app.quit_key", "quit", "Quit", "q", Place.MAIN,
            palette="Quit", hint="Asks first when there are unsaved edits"),
-    Action("view.review", "review", "Review", "r", Place.MAIN,
+    opening("view.review", "Review", "r", _screen("review:ReviewScreen"),
            palette="Review what the agent saved", hint="Accept, edit, turn off or delete, with the diff"),
-    Action("view.problems", "problems", "Problems", "exclamation_mark", Place.MAIN,
+    opening("view.problems", "Problems", "exclamation_mark", _screen("problems:ProblemsScreen"),
            palette="Problem files", hint="Files that are not used, and why"),
-    Action("view.deleted", "deleted", "Recently deleted", "x", Place.MAIN,
+    opening("view.deleted", "Recently deleted", "x", _screen("deleted:DeletedScreen"),
            palette="Recently deleted", hint="Restore or purge deleted memories"),
-    Action("view.duplicates", "duplicates", "Duplicates", "D", Place.MAIN,
+    opening("view.duplicates", "Duplicates", "D", _screen("duplicates:DuplicatesScreen"),
            palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
     Action("memory.copy", "copy_to", "Copy to…", "c", Place.MAIN,
            palette="Copy the memory to another scope", hint="Global or a workspace"),
@@ -172,3 +199,6 @@ MAIN_HELP = (
 
 #: Every binding id a keymap may name.
 ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)
+
+#: Each action by its binding id.
+BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS}

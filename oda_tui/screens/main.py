@@ -3,12 +3,14 @@
 It composes the two panes, keeps them in step (what is open follows the list) and holds the key
 policy. The store is the session's; saving, reconciling the editor and asking before unsaved edits
 are lost are the detail pane's; painting the list and finding a memory in it are the browse pane's;
-the keys that open another screen or dialog are ``main_actions``.
+the screens the keys open are named by the action registry, what they do to a memory outside the
+editor is ``memory_actions`` and ``moving``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
 from textual import on
@@ -20,8 +22,8 @@ from textual.widgets import Header, Input
 
 from store.model import Memory, Scope
 
-from ..keys.actions import MAIN_HELP, Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.actions import BY_ID, MAIN_HELP, Place
+from ..keys.bindings import apply_person_keys, bindings
 from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
@@ -35,7 +37,6 @@ from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
-from .main_actions import OtherScreens
 
 if TYPE_CHECKING:
     from ..widgets.editor import MemoryEditor
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["MainScreen"]
 
 
-class MainScreen(OtherScreens, PersonKeys, Screen[None]):
+class MainScreen(Screen[None]):
     """Browse and edit every memory, live with the disk."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -53,6 +54,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
+        apply_person_keys(self)
         # The breakpoint class from the start: added on the first resize instead, it would
         # restyle every widget of the screen while the store is being read.
         self.add_class(*self._get_breakpoint_classes(self.app.size.width, self.HORIZONTAL_BREAKPOINTS))
@@ -340,7 +342,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
         self.detail.guard(start)
 
-    def action_toggle(self) -> None:
+    def action_toggle_memory(self) -> None:
         """Turn the memory on or off."""
         memory = self._target()
         if memory is None:
@@ -388,6 +390,43 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.browse.show_list(keep=self.editor.memory_id)
         self.set_class(False, "-detail")
         self.table.focus()
+
+    def action_open_screen(self, action_id: str) -> None:
+        """Open the screen the registry's action names (for the memory a key acts on, if it
+        needs one); its module is imported the first time."""
+        opens = BY_ID[action_id].opens
+        assert opens is not None
+        screen_class = getattr(import_module(opens.module), opens.name)
+        if opens.for_memory is None:
+            self.app.push_screen(screen_class())
+        elif (memory := self._target()) is None:
+            self.notify(opens.for_memory, markup=False)
+        else:
+            self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
+
+    def action_delete(self) -> None:
+        """Delete the memory, after a confirmation."""
+        from .memory_actions import delete_memory
+
+        delete_memory(self, self._target())
+
+    def action_copy_to(self) -> None:
+        """Copy the memory to another scope (refused there over a limit, with the store's words)."""
+        from .moving import copy_to
+
+        copy_to(self, self._target())
+
+    def action_move_to(self) -> None:
+        """Move the memory to another scope with its history (refused there over a limit)."""
+        from .moving import move_to
+
+        move_to(self, self._target())
+
+    def action_external_editor(self) -> None:
+        """Open the memory's file in $VISUAL or $EDITOR; it is read again on return."""
+        from .memory_actions import edit_outside
+
+        edit_outside(self, self._target())
 
     def action_help(self) -> None:
         """Show every key."""
