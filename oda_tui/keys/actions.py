@@ -69,6 +69,9 @@ class Action:
     """Checked before the focused widget's own keys."""
     opens: Opens | None = None
     """The screen it opens (its ``action`` is then ``open_screen('<id>')``)."""
+    acts: str | None = None
+    """What it does to the memory a key acts on: a function ``module:name`` of the main screen's
+    package, called with the screen and that memory (its ``action`` is then ``on_memory('<id>')``)."""
 
 
 def opening(id: str, label: str, keys: str, opens: Opens, *, palette: str, hint: str) -> Action:
@@ -76,6 +79,11 @@ def opening(id: str, label: str, keys: str, opens: Opens, *, palette: str, hint:
     return Action(
         id, f"open_screen({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, opens=opens
     )
+
+
+def on_memory(id: str, label: str, keys: str, acts: str, *, palette: str, hint: str) -> Action:
+    """A main-screen action on the memory a key acts on, done by the function ``acts`` names."""
+    return Action(id, f"on_memory({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, acts=acts)
 
 
 def _screen(name: str, for_memory: str | None = None) -> Opens:
@@ -87,9 +95,9 @@ ACTIONS: tuple[Action, ...] = (
     # The main screen, in the order of use: the footer shows as many as fit, from the first.
     Action("memory.new", "new_memory", "New", "n", Place.MAIN,
            palette="New memory", hint="Start a new memory in the selected scope"),
-    Action("memory.toggle", "toggle_memory", "On/off", "t", Place.MAIN,
+    on_memory("memory.toggle", "On/off", "t", "memory_actions:toggle_memory",
            palette="Turn the memory on or off", hint="Turned off memories are not sent to chats"),
-    Action("memory.delete", "delete", "Delete", "d,delete", Place.MAIN,
+    on_memory("memory.delete", "Delete", "d,delete", "memory_actions:delete_memory",
            palette="Delete the memory", hint="It waits under Recently deleted"),
     Action("list.filter", "filter", "Filter", "slash", Place.MAIN,
            palette="Filter the memory list", hint="By title and text, as you type"),
@@ -115,11 +123,11 @@ ACTIONS: tuple[Action, ...] = (
            palette="Recently deleted", hint="Restore or purge deleted memories"),
     opening("view.duplicates", "Duplicates", "D", _screen("duplicates:DuplicatesScreen"),
            palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
-    Action("memory.copy", "copy_to", "Copy to…", "c", Place.MAIN,
+    on_memory("memory.copy", "Copy to…", "c", "moving:copy_to",
            palette="Copy the memory to another scope", hint="Global or a workspace"),
-    Action("memory.move", "move_to", "Move to…", "m", Place.MAIN,
+    on_memory("memory.move", "Move to…", "m", "moving:move_to",
            palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
-    Action("memory.editor", "external_editor", "Open in $EDITOR", "e", Place.MAIN,
+    on_memory("memory.editor", "Open in $EDITOR", "e", "memory_actions:edit_outside",
            palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     # Everywhere: a key no text field takes.
     Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, show=False, priority=True),

@@ -69,8 +69,6 @@ class MainScreen(Screen[None]):
         self._waiting_preview: PreviewState | None = None
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
 
-    # -- parts -----------------------------------------------------------------------------
-
     @property
     def session(self) -> StoreSession:
         return session_of(self)
@@ -108,11 +106,6 @@ class MainScreen(Screen[None]):
         """The snapshot on screen."""
         return self.browse.snapshot
 
-    @property
-    def filter_words(self) -> list[str]:
-        """The words the list is filtered by."""
-        return self.browse.filter_words
-
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="body"):
@@ -147,28 +140,21 @@ class MainScreen(Screen[None]):
             if self._waiting_preview is not None:
                 self._preview_read(self._waiting_preview)
             self._waiting = self._waiting_preview = None
-            self.refresh_bindings()
+            self.refresh_bindings()  # the keys that need the pane are offered now
 
     # -- following the store ---------------------------------------------------------------
 
     def _store_changed(self, state: StoreState) -> None:
-        if state.initial:
-            self.loaded = True
-            if state.error is not None:
-                self.notify(
-                    f"The memory folder could not be read: {clean_line(state.error)}",
-                    severity="error",
-                    markup=False,
-                    timeout=10,
-                )
+        self.loaded = self.loaded or state.initial
+        if state.error is not None:
+            what = "Re-reading the memory folder failed"
+            if state.initial:
+                what = "The memory folder could not be read"
+            timeout = 10 if state.initial else None
+            self.notify(f"{what}: {clean_line(state.error)}", severity="error", markup=False, timeout=timeout)
+            if state.initial:
                 self.browse.show_error("The memory folder could not be read.")
                 return
-        elif state.error is not None:
-            self.notify(
-                f"Re-reading the memory folder failed: {clean_line(state.error)}",
-                severity="error",
-                markup=False,
-            )
         if state.snapshot is None:
             return
         if state.outside:
@@ -180,8 +166,6 @@ class MainScreen(Screen[None]):
             self.call_after_refresh(self._follow, state)
         else:
             self._follow(state)
-        if not (state.initial or state.outside):
-            self.refresh_bindings()  # after a change: save and revert follow the editor
 
     def _follow(self, state: StoreState) -> None:
         assert state.snapshot is not None
@@ -276,7 +260,6 @@ class MainScreen(Screen[None]):
     @on(DirtyChanged)
     def _dirty_changed(self, message: DirtyChanged) -> None:
         self.table.mark_draft(self.editor.memory_id if message.dirty else None)
-        self.refresh_bindings()
 
     def jump_to_scope(self, scope: Scope) -> None:
         """Select a scope (asking first when there are unsaved edits)."""
@@ -322,7 +305,6 @@ class MainScreen(Screen[None]):
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         self.set_class(self.detail_ready and self.detail.contains(event.widget), "-detail")
-        self.refresh_bindings()
 
     def _target(self) -> Memory | None:
         """The memory a key acts on: the open one in the editor, else the one under the cursor."""
@@ -341,14 +323,6 @@ class MainScreen(Screen[None]):
             self.editor.title_input.focus()
 
         self.detail.guard(start)
-
-    def action_toggle_memory(self) -> None:
-        """Turn the memory on or off."""
-        memory = self._target()
-        if memory is None:
-            self.notify("There is no memory here to turn on or off.", markup=False)
-            return
-        self.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
 
     def action_filter(self) -> None:
         """Show the filter and type into it."""
@@ -404,29 +378,13 @@ class MainScreen(Screen[None]):
         else:
             self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
 
-    def action_delete(self) -> None:
-        """Delete the memory, after a confirmation."""
-        from .memory_actions import delete_memory
-
-        delete_memory(self, self._target())
-
-    def action_copy_to(self) -> None:
-        """Copy the memory to another scope (refused there over a limit, with the store's words)."""
-        from .moving import copy_to
-
-        copy_to(self, self._target())
-
-    def action_move_to(self) -> None:
-        """Move the memory to another scope with its history (refused there over a limit)."""
-        from .moving import move_to
-
-        move_to(self, self._target())
-
-    def action_external_editor(self) -> None:
-        """Open the memory's file in $VISUAL or $EDITOR; it is read again on return."""
-        from .memory_actions import edit_outside
-
-        edit_outside(self, self._target())
+    def action_on_memory(self, action_id: str) -> None:
+        """Do what the registry's action does to the memory a key acts on (its module is imported
+        the first time)."""
+        acts = BY_ID[action_id].acts
+        assert acts is not None
+        module, name = acts.split(":")
+        getattr(import_module(f"{__package__}.{module}"), name)(self, self._target())
 
     def action_help(self) -> None:
         """Show every key."""

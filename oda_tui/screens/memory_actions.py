@@ -1,5 +1,7 @@
-"""What the main screen's keys do to one memory outside the editor: delete it after asking, and
-open it in the person's own editor. Each is imported when first used, not before the first frame."""
+"""What the main screen's keys do to the memory they act on, outside the editor: turn it on or
+off, delete it after asking, open it in the person's own editor (copy and move are ``moving``).
+The action registry names each; this module is imported when first used, not before the first
+frame."""
 
 from __future__ import annotations
 
@@ -14,6 +16,14 @@ if TYPE_CHECKING:
     from store.model import Memory
 
     from .main import MainScreen
+
+
+def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
+    """Turn ``memory`` on or off."""
+    if memory is None:
+        screen.notify("There is no memory here to turn on or off.", markup=False)
+        return
+    screen.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
 
 
 def delete_memory(screen: MainScreen, memory: Memory | None) -> None:

@@ -7,6 +7,7 @@ What is open is the ``draft`` (a new one for each change) and whether it has uns
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from textual import on
 from textual.app import ComposeResult
@@ -73,8 +74,6 @@ class MemoryEditor(Vertical):
             yield TextArea(id="text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
             yield Static("", id="validation", markup=False)
 
-    # -- configuration -------------------------------------------------------------------
-
     def configure(self, limits: Limits, check_title: Check, check_text: Check) -> None:
         """Use these limits and the store's own checks for live validation."""
         self._check_title = check_title
@@ -137,11 +136,6 @@ class MemoryEditor(Vertical):
     def memory_id(self) -> str | None:
         """The id of the open memory (None when empty or new)."""
         return self.draft.memory_id
-
-    @property
-    def has_memory(self) -> bool:
-        """True when a memory (or a new one) is open."""
-        return self.draft.has_memory
 
     @property
     def is_dirty(self) -> bool:
@@ -263,12 +257,7 @@ class MemoryEditor(Vertical):
     # -- display -------------------------------------------------------------------------
 
     def watch_draft(self, old: Draft, draft: Draft) -> None:
-        if (old.scope, old.memory, old.is_new, old.orphan) != (
-            draft.scope,
-            draft.memory,
-            draft.is_new,
-            draft.orphan,
-        ):
+        if replace(old, save_error=None) != replace(draft, save_error=None):  # not only the refusal
             self.set_class(draft.is_new, "-new")  # a new memory's switch is saved with it
             self.query_one("#editor-heading", Static).update(draft.heading())
             self.query_one("#meta", Static).update(draft.meta())
@@ -334,7 +323,7 @@ class MemoryEditor(Vertical):
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""
-        if not self.has_memory:
+        if not self.draft.has_memory:
             return False
         if not self.is_new and not self.is_dirty:
             return False
