@@ -155,7 +155,9 @@ async def _filter(root: Path, workspace: str, words: str) -> list[float]:
             painted = asyncio.ensure_future(
                 app.frames.wait(
                     lambda w=want: (
-                        screen.browse.filter_words == w and _filter_shown(screen) and _table_painted(screen.table)
+                        screen.browse.filter_words == w
+                        and _filter_shown(screen)
+                        and _table_painted(screen.table)
                     ),
                     10,
                 )
