@@ -59,8 +59,8 @@ class HygieneMarks:
 
     def _read(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
-        from ..hygiene import duplicate_ids  # not needed for the first frame
-        from ..review_state import pending_review
+        from ..state.hygiene import duplicate_ids  # not needed for the first frame
+        from ..state.review_state import pending_review
 
         session = self._session
         with session.lock:
