@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from textual import on
 from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
 
 from store import MemoryStore
@@ -47,6 +48,9 @@ class SubScreen(Screen[None], Generic[ContentT]):
 
     #: The sub-screen's own place in the registry: ``?``/F1 lists its keys first.
     HELP_PLACE: ClassVar[Place]
+
+    #: The row under the list's cursor: the keys offered follow it (``check_action``).
+    highlighted: var[int | None] = var(None, always_update=True, init=False, bindings=True)
 
     def __init__(self) -> None:
         super().__init__()

@@ -112,7 +112,7 @@ class DuplicatesScreen(SubScreen[list[Group]]):
         picked = self._picked()
         if picked is not None:
             self._show(*picked)
-        self.refresh_bindings()
+        self.highlighted = event.option_index
 
     @on(OptionList.OptionSelected, "#duplicate-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -17,6 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Header, Input
 
@@ -51,6 +52,9 @@ class MainScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     AUTO_FOCUS = "#memories"
     BINDINGS = bindings(Place.MAIN)
+
+    #: True once the detail pane is mounted (the frame after the list's first one).
+    detail_ready: var[bool] = var(False, init=False, bindings=True)
 
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
@@ -124,23 +128,18 @@ class MainScreen(Screen[None]):
         session.preview_read.subscribe(self, self._preview_read)
         session.start()
 
-    @property
-    def detail_ready(self) -> bool:
-        """True once the detail pane is mounted (the frame after the list's first one)."""
-        return self._detail_mount is not None and self._detail_mount.ready
-
     def after_detail_mount(self, callback: Callable[[], None]) -> bool:
         """Run ``callback`` once the detail pane is mounted, if it is being mounted now (True)."""
         return self._detail_mount is not None and self._detail_mount.after_mount(callback)
 
     def _detail_mounted(self) -> None:
+        self.detail_ready = True  # the keys that need the pane are offered from now on
         with unless_closing(self.app):
             if self._waiting is not None:
                 self._follow(self._waiting)
             if self._waiting_preview is not None:
                 self._preview_read(self._waiting_preview)
             self._waiting = self._waiting_preview = None
-            self.refresh_bindings()  # the keys that need the pane are offered now
 
     # -- following the store ---------------------------------------------------------------
 

@@ -130,10 +130,7 @@ class ProblemsScreen(SubScreen[list[Entry]]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.entries):
             self._select(self.entries[event.option_index])
-        self.refresh_bindings()
-
-    def on_descendant_focus(self) -> None:
-        self.refresh_bindings()
+        self.highlighted = event.option_index
 
     def _select(self, entry: Entry) -> None:
         head = self.query_one("#problem-head", Static)

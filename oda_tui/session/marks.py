@@ -30,13 +30,14 @@ class Marks:
 
 
 class HygieneMarks:
-    """Reads the marks for the session; ``latest`` holds the last ones read."""
+    """Reads the marks for the session; ``latest`` holds the last ones read (None before the
+    first reading)."""
 
     def __init__(self, session: StoreSession) -> None:
         self._session = session
         #: Every new reading of the marks, on the UI thread.
         self.read: Signal[Marks] = Signal(session.app, "marks-read")
-        self.latest = Marks()
+        self.latest: Marks | None = None
         self._timer: Timer | None = None
         self._started = False
 
