@@ -18,6 +18,7 @@ from store.model import ChatMemory, Scope
 
 from .first_read import FirstRead
 from .marks import HygieneMarks
+from .outside_edits import keep_outside_edits
 from .snapshot import Snapshot, take_snapshot
 from .watcher import DiskWatcher
 
@@ -160,6 +161,7 @@ class StoreSession:
                     break
             if changed:
                 with self.lock:
+                    keep_outside_edits(self.store, changed)
                     snapshot = take_snapshot(self.store, self.requested_workspace)
                     preview = self._read_preview(scope)
         except Exception as exc:  # keep watching even if one refresh fails
