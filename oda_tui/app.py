@@ -12,7 +12,7 @@ from textual.binding import Binding, Keymap
 from .config.keymap import load_keymap
 from .config.theming import load_themes, save_theme, saved_theme
 from .keys.actions import Place
-from .keys.bindings import apply_person_keys, bindings
+from .keys.bindings import apply_keymap, bindings
 from .keys.key_names import normal_key
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
@@ -68,7 +68,7 @@ class OdaApp(App[None]):
         self.crash_line: str | None = None
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
-        # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
+        # Before any screen is made: each applies the keymap to its own bindings (apply_person_keys).
         loaded = load_keymap()
         self.person_keymap: dict[str, str] = {}
         self.set_keymap(loaded.keymap)
@@ -79,7 +79,7 @@ class OdaApp(App[None]):
         own keys. It is kept as ``person_keymap``, never as Textual's keymap (see
         ``keys.bindings`` for why)."""
         self.person_keymap = {binding_id: _normal_keys(keys) for binding_id, keys in keymap.items()}
-        apply_person_keys(self._bindings, self.person_keymap)
+        apply_keymap(self._bindings, self.person_keymap)
         self.refresh_bindings()
 
     @property

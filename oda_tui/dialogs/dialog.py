@@ -12,19 +12,24 @@ from typing import TypeVar
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen
 
-from ..keys.bindings import PersonKeys
+from ..keys.bindings import apply_person_keys
 
 ResultType = TypeVar("ResultType")
 
 
-class Dialog(PersonKeys, ModalScreen[ResultType]):
-    """A modal question whose first answer is the only one."""
+class Dialog(ModalScreen[ResultType]):
+    """A modal question whose first answer is the only one, with the person's keys."""
 
     _answered = False
+
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name, id, classes)
+        apply_person_keys(self)
 
     def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
         """Close with ``result``; once closed (or while another screen is over it), nothing."""
         if self._answered or not self.is_active:
-            return AwaitComplete.nothing()
+            done: AwaitComplete = AwaitComplete.nothing()  # type: ignore[no-untyped-call]
+            return done
         self._answered = True
         return super().dismiss(result)

@@ -5,17 +5,18 @@ the keys a focused text field consumes (printable characters) from the binding c
 it applies its keymap, so a binding whose default key is a letter would lose its remapped key
 (``memory.new: ctrl+n``) while the filter has the focus; and it applies its keymap again on
 every look at the chain, moving each remapped binding to the end (the footer then showed New
-last). ``PersonKeys`` applies the keymap once, to a node's own bindings when the node is made,
-in the registry's order: a printable key types into a field, any other key runs its action,
-and a remapped action keeps its place in the footer.
+last). ``apply_person_keys`` applies the keymap once, to a node's own bindings when the node is
+made, in the registry's order: a printable key types into a field, any other key runs its
+action, and a remapped action keeps its place in the footer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
-from textual.binding import Binding, BindingsMap
+from textual._context import NoActiveAppError
+from textual.binding import Binding, BindingsMap, BindingType
+from textual.dom import DOMNode
 
 from .actions import ACTIONS, BUILT_IN_KEYS, Action, Place
 
@@ -28,7 +29,7 @@ def actions_in(place: Place) -> tuple[Action, ...]:
     return tuple(action for action in ACTIONS if action.place is place)
 
 
-def bindings(place: Place) -> list[Binding]:
+def bindings(place: Place) -> list[BindingType]:
     """The ``BINDINGS`` of the node that serves ``place``, with the default keys."""
     return [
         Binding(a.keys, a.action, a.label, show=a.show, priority=a.priority, id=a.id)
@@ -50,35 +51,32 @@ def person_keymap(app: object) -> dict[str, str]:
     return keymap if isinstance(keymap, dict) else {}
 
 
-def apply_person_keys(bindings_map: BindingsMap, keymap: dict[str, str]) -> None:
+def apply_keymap(bindings_map: BindingsMap, keymap: Mapping[str, str]) -> None:
     """Apply ``keymap`` to a node's own bindings, keeping them in the registry's order."""
     if not keymap:
         return
-    bindings_map.apply_keymap(keymap)
+    bindings_map.apply_keymap(dict(keymap))
     items = list(bindings_map.key_to_bindings.items())
     first = {key: min(_ORDER.get(b.id or "", len(_ORDER)) for b in found) for key, found in items}
     bindings_map.key_to_bindings = dict(sorted(items, key=lambda item: first[item[0]]))
 
 
-class PersonKeys:
-    """Mixed into a screen or widget whose bindings come from the registry: the person's keymap
-    is applied to its own bindings when it is made (see the module's docstring for why)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        try:
-            app = self.app  # type: ignore[attr-defined]
-        except RuntimeError:  # made outside a running app (a unit test): the default keys
-            return
-        apply_person_keys(self._bindings, person_keymap(app))  # type: ignore[attr-defined]
+def apply_person_keys(node: DOMNode) -> None:
+    """Apply the person's keymap to the bindings of a screen or widget whose bindings come from
+    the registry; called as it is made (see the module's docstring for why)."""
+    try:
+        app = node.app
+    except NoActiveAppError:  # made outside a running app (a unit test): the default keys
+        return
+    apply_keymap(node._bindings, person_keymap(app))
 
 
-def current_keys(action: Action, keymap: dict[str, str]) -> list[str]:
+def current_keys(action: Action, keymap: Mapping[str, str]) -> list[str]:
     """The keys that run ``action`` now: the keymap's, else the defaults."""
     return [key.strip() for key in keymap.get(action.id, action.keys).split(",") if key.strip()]
 
 
-def help_rows(place: Place, keymap: dict[str, str], display: Callable[[str], str]) -> list[HelpRow]:
+def help_rows(place: Place, keymap: Mapping[str, str], display: Callable[[str], str]) -> list[HelpRow]:
     """A place's rows for the help screen, with the keys as currently bound.
 
     ``display`` turns a key name into what a person reads (``question_mark`` -> ``?``).
@@ -94,7 +92,7 @@ def help_rows(place: Place, keymap: dict[str, str], display: Callable[[str], str
 
 
 def help_sections(
-    places: Iterable[Place], keymap: dict[str, str], display: Callable[[str], str]
+    places: Iterable[Place], keymap: Mapping[str, str], display: Callable[[str], str]
 ) -> list[tuple[str, list[HelpRow]]]:
     """One titled table of rows per place."""
     return [(place.value, help_rows(place, keymap, display)) for place in places]

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 from textual import on
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
+from store import Change
 from store.model import ChatMemory, Memory, Scope
 
 from ..session.access import session_of
@@ -31,7 +33,8 @@ from ..session.session import StoreSession, StoreState
 from ..session.snapshot import Snapshot
 from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
-from ..widgets.editor import Limits, MemoryEditor
+from ..widgets.editor import MemoryEditor
+from ..widgets.editor_counts import Limits
 from ..widgets.editor_messages import FrontmatterSaveRequested, SaveRequested
 
 
@@ -222,6 +225,7 @@ class DetailPane(TabbedContent):
         """One store call for the save (``create``, ``edit`` or ``change_frontmatter``), whose
         secret-looking text is a question; its outcome settles the editor (``_settle``)."""
         scope = request.scope
+        operation: Operation[Any]  # a Memory or a Change, by branch
         if isinstance(request, FrontmatterSaveRequested):
             memory_id, block = request.memory_id, request.block
             operation = asking_about_secrets(
@@ -241,7 +245,7 @@ class DetailPane(TabbedContent):
         self._save = self.session.run(operation, reply_to=self)
         return self._save
 
-    def _edit_operation(self, request: SaveRequested) -> Operation:
+    def _edit_operation(self, request: SaveRequested) -> Operation[Change]:
         """Title, text and switch in one ``edit``: one transaction, one version, so a refusal
         leaves the memory as it was, the switch included."""
         base = self.editor.memory
@@ -282,7 +286,7 @@ class DetailPane(TabbedContent):
         elif isinstance(outcome, SecretHeld):
             self._ask_about_secret(outcome)
 
-    def _ask_about_secret(self, held: SecretHeld) -> None:
+    def _ask_about_secret(self, held: SecretHeld[Any]) -> None:
         """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
         from ..dialogs.secret import SecretDialog
 

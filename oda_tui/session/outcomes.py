@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.message import Message
 
@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from store.model import Memory, Scope
 
     from .session import StoreState
+
+
+ResultT = TypeVar("ResultT")
 
 
 class Outcome(Message):
@@ -70,11 +73,11 @@ class SaveRefused(Refused):
     """The store refused a save from the editor; the edits stay on screen."""
 
 
-class SecretHeld(Outcome):
+class SecretHeld(Outcome, Generic[ResultT]):
     """A save stopped before writing: the store found text that looks like a secret
     (``LooksSecret``). ``retry`` saves anyway."""
 
-    def __init__(self, found: LooksSecret, retry: Operation) -> None:
+    def __init__(self, found: LooksSecret, retry: Operation[ResultT]) -> None:
         super().__init__()
         self.kinds = found.kinds
         self.message = str(found)  # the store's refusal, word for word
@@ -125,23 +128,23 @@ class Deleted(Outcome):
 
 
 @dataclass(frozen=True)
-class Operation:
+class Operation(Generic[ResultT]):
     """One change: ``change`` runs under the store lock in a worker; ``done`` turns its result
     into the outcome, ``refused`` an error into one."""
 
-    change: Callable[[MemoryStore], Any]
-    done: Callable[[Any], Outcome]
+    change: Callable[[MemoryStore], ResultT]
+    done: Callable[[ResultT], Outcome]
     refused: Callable[[str], Outcome] = Refused
-    anyway: Operation | None = None
+    anyway: Operation[ResultT] | None = None
     """The same change with secret-looking text allowed: when there is one, the store's
     ``LooksSecret`` is a question to the person (``SecretHeld``), not a refusal."""
 
 
 def asking_about_secrets(
-    change: Callable[[MemoryStore, bool], Any],
-    done: Callable[[Any], Outcome],
+    change: Callable[[MemoryStore, bool], ResultT],
+    done: Callable[[ResultT], Outcome],
     refused: Callable[[str], Outcome] = Refused,
-) -> Operation:
+) -> Operation[ResultT]:
     """An operation whose ``change(store, allow_secret)`` may meet secret-looking text: first
     run with it refused, then (if the person says so) allowed."""
     return Operation(
@@ -152,6 +155,6 @@ def asking_about_secrets(
     )
 
 
-def simple(change: Callable[[MemoryStore], Any], text: str | None = None) -> Operation:
+def simple(change: Callable[[MemoryStore], object], text: str | None = None) -> Operation[object]:
     """An operation whose success is a ``Done`` saying ``text``."""
     return Operation(change, lambda _result: Done(text))

@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.signal import Signal
 
@@ -18,6 +18,7 @@ from store import LooksSecret, MemoryStore, StoreError
 from store.model import ChatMemory, Scope
 
 from .first_read import FirstRead
+from .marks import HygieneMarks
 from .outcomes import SecretHeld
 from .outside_edits import keep_outside_edits
 from .snapshot import Snapshot, take_snapshot
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
     from .outcomes import Operation, Outcome
+
+ResultT = TypeVar("ResultT")
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class StoreSession:
 
     def __init__(
         self,
-        app: App[object],
+        app: App[Any],
         root: Path,
         workspace: Scope = None,
         *,
@@ -88,6 +91,8 @@ class StoreSession:
         self.changed: Signal[StoreState] = Signal(app, "store-changed")
         #: A chat text read for a scope the person moved to.
         self.preview_read: Signal[PreviewState] = Signal(app, "preview-read")
+        #: The duplicates and reviews flagged in the list, read after each new picture.
+        self.marks = HygieneMarks(self)
         self._refresh_running = False
 
     # -- starting and stopping ----------------------------------------------------------------
@@ -170,7 +175,7 @@ class StoreSession:
             return
         self._post(StoreState(snapshot, scope, preview, outside=True, changed=changed))
 
-    def run(self, operation: Operation, reply_to: MessagePump) -> asyncio.Future[Outcome]:
+    def run(self, operation: Operation[ResultT], reply_to: MessagePump) -> asyncio.Future[Outcome]:
         """Run one change in a worker. The store is published as it left it, with the outcome
         in it, then the outcome goes to ``reply_to``; the future (to await) resolves with it."""
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
@@ -179,7 +184,9 @@ class StoreSession:
         )
         return future
 
-    def _run(self, operation: Operation, reply_to: MessagePump, future: asyncio.Future[Outcome]) -> None:
+    def _run(
+        self, operation: Operation[ResultT], reply_to: MessagePump, future: asyncio.Future[Outcome]
+    ) -> None:
         scope = self.preview_scope
         with self.lock:
             try:
@@ -236,6 +243,8 @@ class StoreSession:
         if state.snapshot is not None:
             self.snapshot = state.snapshot
         self.changed.publish(state)
+        if state.snapshot is not None:
+            self.marks.schedule()
         if self.watcher is not None and self.watcher.has_pending:
             self.files_changed()
 

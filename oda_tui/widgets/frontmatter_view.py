@@ -1,22 +1,25 @@
-"""The frontmatter block of one memory as written in its file, edited as YAML.
+"""The frontmatter block of one memory as written in its file, edited as YAML (F2 in the editor).
 
-Validated as the person types with the store's own problem messages; the editor saves it
-through ``MemoryStore.change_frontmatter``, which keeps the text below the block byte for byte.
+The view reads the block from the file in its own worker under the store lock, and validates it
+as the person types with the store's own problem messages. A save goes like the form's: the
+editor asks the detail pane (``FrontmatterSaveRequested``), which runs one
+``MemoryStore.change_frontmatter`` through the session (the text below the block kept byte for
+byte, secret-looking text a question) and hands the result back (``saved``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static, TextArea
 
-from ..text.safe import clean_block, restore_controls
+from store import StoreError
+from store.model import Memory
 
-#: The store's check of a block over the memory's text: its message, or None.
-BlockCheck = Callable[[str, str], str | None]
+from ..session.access import session_of
+from ..text.safe import clean_block, restore_controls
 
 
 class FrontmatterView(Vertical):
@@ -39,12 +42,22 @@ class FrontmatterView(Vertical):
     }
     """
 
+    class Read(Message):
+        """The block of ``memory``, read from its file (or why it could not be); the editor
+        shows it unless another memory is open by now."""
+
+        def __init__(self, memory: Memory, block: str | None, error: str | None, drop_edits: bool) -> None:
+            super().__init__()
+            self.memory = memory
+            self.block = block
+            self.error = error
+            self.drop_edits = drop_edits
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         #: The block as last read from the file (None until one is read).
         self.loaded: str | None = None
         self._text = ""
-        self._check: BlockCheck = lambda _block, _text: None
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -66,14 +79,39 @@ class FrontmatterView(Vertical):
     def area(self) -> TextArea:
         return self.query_one("#frontmatter-raw", TextArea)
 
-    def show(self, block: str, text: str, check: BlockCheck) -> None:
-        """Show a block read from the file; ``check`` is the store's check of a block."""
+    # -- reading and writing ------------------------------------------------------------------
+
+    @work(thread=True, group="frontmatter", exclusive=True, exit_on_error=False)
+    def read(self, memory: Memory, *, drop_edits: bool = False) -> None:
+        """Read ``memory``'s block from its file (``drop_edits``: over unsaved edits to it)."""
+        session = session_of(self)
+        try:
+            with session.lock:
+                block = session.store.frontmatter(memory.scope, memory.id)
+        except StoreError as exc:
+            self.post_message(self.Read(memory, None, str(exc), drop_edits))
+            return
+        self.post_message(self.Read(memory, block, None, drop_edits))
+
+    # -- what is shown --------------------------------------------------------------------------
+
+    def show(self, block: str, text: str) -> None:
+        """Show a block read from the file over the memory's ``text``."""
         self.loaded = block
         self._text = text
-        self._check = check
         with self.prevent(TextArea.Changed):
             self.area.load_text(clean_block(block))
         self._validate()
+
+    def saved(self, block: str, memory: Memory) -> None:
+        """The block was written (by the detail pane, through the session): show it over the
+        memory's text as the store has it now."""
+        self.show(block, memory.text)
+
+    def revert(self) -> None:
+        """Back to the block as last read."""
+        if self.loaded is not None:
+            self.show(self.loaded, self._text)
 
     def forget(self) -> None:
         """No block shown (another memory was opened)."""
@@ -103,7 +141,7 @@ class FrontmatterView(Vertical):
         self.query_one("#frontmatter-problem", Static).update(message or "")
 
     def _validate(self) -> None:
-        self.problem = self._check(self.block, self._text)
+        self.problem = session_of(self).store.check_frontmatter(self.block, self._text)
 
     @on(TextArea.Changed, "#frontmatter-raw")
     def _changed(self, event: TextArea.Changed) -> None:
