@@ -48,5 +48,5 @@ async def test_pipes_at_the_config_and_state_files_are_named_and_the_app_opens(
             f"Review marks: {pipes[3]} {not_regular}; no memory counts as reviewed until a review is marked."
             in messages()
         )
-        assert screen.browse.to_review == 1  # the defaults: nothing reviewed yet
+        assert screen.browse.marks.to_review == 1  # the defaults: nothing reviewed yet
         assert app.theme == "textual-dark"
