@@ -1,49 +1,76 @@
-"""The four tools' arguments: their JSON schemas, and the check every call goes through first.
+"""The tools' arguments: their JSON schemas, and the check every call goes through first.
 
 A call whose arguments are not what the tool takes is refused with one sentence the model can
-act on, before anything is read or written.
+act on (``BadArguments``), before anything is read or written.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from store import Limits
 
 from . import messages as msg
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_KINDS: dict[type, str] = {str: "string", bool: "boolean", int: "integer"}
 
 
 @dataclass(frozen=True)
 class Argument:
-    """One argument a tool takes."""
+    """One argument a tool takes: a string, a boolean or a whole number.
+
+    ``max_length`` reads a string's limit from the store's current settings (None: no limit
+    of its own); ``minimum``/``maximum`` bound a number.
+    """
 
     name: str
-    kind: type  # str or bool
+    kind: type  # str, bool or int
     description: str
     required: bool = False
+    max_length: Callable[[Limits], int] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def schema(self, limits: Limits) -> dict[str, Any]:
+        """This argument's JSON schema under ``limits``."""
+        found: dict[str, Any] = {"type": _KINDS[self.kind], "description": self.description}
+        if self.max_length is not None:
+            found["maxLength"] = self.max_length(limits)
+        if self.minimum is not None:
+            found["minimum"] = self.minimum
+        if self.maximum is not None:
+            found["maximum"] = self.maximum
+        return found
 
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """A tool's name, what it does, and its arguments."""
+    """A tool: its name, title, what it does, its arguments, its answer's schema, its hints."""
 
     name: str
     description: str
     arguments: tuple[Argument, ...] = ()
     read_only: bool = False
-    idempotent: bool = False  # calling it twice answers the same (memory_read does not: deltas)
+    idempotent: bool = False  # calling it twice answers the same and changes nothing more
+    destructive: bool = False  # it may remove something (memory_delete)
+    title: str = ""
+    output_schema: dict[str, Any] = field(default_factory=dict)
 
-    def input_schema(self) -> dict[str, Any]:
+    @property
+    def writes(self) -> bool:
+        """Whether the tool changes memory (its failures read "could not be changed")."""
+        return not self.read_only
+
+    def input_schema(self, limits: Limits | None = None) -> dict[str, Any]:
         """The JSON schema of the arguments (no other argument is accepted)."""
-        kinds = {str: "string", bool: "boolean"}
+        limits = limits or Limits()
         return {
             "type": "object",
-            "properties": {
-                a.name: {"type": kinds[a.kind], "description": a.description} for a in self.arguments
-            },
+            "properties": {a.name: a.schema(limits) for a in self.arguments},
             "required": [a.name for a in self.arguments if a.required],
             "additionalProperties": False,
         }
@@ -65,6 +92,29 @@ def shown(value: object) -> str:
     text = str(value)
     text = text if len(text) <= 40 else text[:40] + "…"
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _checked_value(spec: ToolSpec, arg: Argument, value: Any) -> Any:
+    if arg.kind is bool:
+        if not isinstance(value, bool):
+            raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
+        return value
+    if arg.kind is int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # 50.0 is 50 (some clients send every number as a float)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise BadArguments(msg.NOT_A_NUMBER.format(arg=arg.name))
+        low = arg.minimum if arg.minimum is not None else value
+        high = arg.maximum if arg.maximum is not None else value
+        if not low <= value <= high:
+            raise BadArguments(msg.OUT_OF_RANGE.format(arg=arg.name, low=low, high=high))
+        return value
+    if not isinstance(value, str):
+        raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
+    found = _SURROGATE.search(value)
+    if found is not None:
+        raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
+    return value
 
 
 def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -95,15 +145,5 @@ def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, An
             if arg.required:
                 raise BadArguments(msg.MISSING_ARGUMENT.format(tool=spec.name, arg=arg.name))
             continue
-        value = arguments[arg.name]
-        if arg.kind is bool:
-            if not isinstance(value, bool):
-                raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
-        elif not isinstance(value, str):
-            raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
-        else:
-            found = _SURROGATE.search(value)
-            if found is not None:
-                raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
-        values[arg.name] = value
+        values[arg.name] = _checked_value(spec, arg, arguments[arg.name])
     return values

@@ -21,10 +21,13 @@ from mcp.server.caching import CacheHint
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 from mcp.shared.exceptions import MCPError
 
-from store import MemoryStore
+from store import Limits, MemoryStore
 
 from ..version import version
 from . import tools
+from .answers import ToolResult, to_json
+from .arguments import ToolSpec
+from .messages import COULD_NOT_READ
 from .resource import MIME_TYPE, Subscribers, resource_text, resource_uri, watch_memory
 from .session import ChatSession, RootProblem
 
@@ -34,10 +37,15 @@ RESOURCE_NOT_FOUND = -32002
 
 INSTRUCTIONS = (
     "Memories are short notes kept for future chats, in files the person manages in oda-tui. "
-    "Call memory_read with full=true at the start of each conversation for the complete memory, "
-    "and without it later for what changed. "
-    "Use memory_list for the ids, memory_save for a new memory and memory_change to change one. "
-    "Never save secrets. The person sees, reviews and can undo what you save or change."
+    "At the start of each conversation, and after your context was compacted, call memory_read "
+    "for the complete memory; each answer carries a revision. Later, memory_read(since=REV) "
+    "returns what changed since revision REV (or says nothing did): pass the last revision you "
+    "received before relying on the memory again. "
+    "memory_list gives the ids (query searches titles and texts), memory_get one memory whole; "
+    "memory_save saves a new memory, memory_change changes one (its title, its text, one "
+    "passage, or on/off) and memory_delete deletes one. Save only what matters in future "
+    "chats, and never secrets. The person reviews every change you make in oda-tui and can "
+    "undo it."
 )
 
 
@@ -49,26 +57,43 @@ class Served:
     subscribers: Subscribers = field(default_factory=Subscribers)
 
 
-def _tool(spec: tools.ToolSpec) -> types.Tool:
+def _tool(spec: ToolSpec, limits: Limits) -> types.Tool:
     return types.Tool(
         name=spec.name,
+        title=spec.title,
         description=spec.description,
-        input_schema=spec.input_schema(),
+        input_schema=spec.input_schema(limits),
+        output_schema=spec.output_schema,
         annotations=types.ToolAnnotations(
+            title=spec.title,
             read_only_hint=spec.read_only,
-            destructive_hint=False,
+            destructive_hint=spec.destructive,
             idempotent_hint=spec.idempotent,
             open_world_hint=False,
         ),
     )
 
 
-def _result(outcome: tools.ToolResult) -> types.CallToolResult:
+def _result(outcome: ToolResult) -> types.CallToolResult:
+    if outcome.error or outcome.data is None:
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=outcome.text)], is_error=outcome.error
+        )
+    data = outcome.data
+    if outcome.text not in (data.get("message"), data.get("text"), to_json(data)):
+        data = {**data, "message": outcome.text}  # the sentence too (an empty memory's, say)
+    # The JSON is also the text block, for clients that show only the content.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=outcome.text)],
-        structured_content=outcome.data,
-        is_error=outcome.error,
+        content=[types.TextContent(type="text", text=to_json(data))], structured_content=data, is_error=False
     )
+
+
+def _limits(session: ChatSession) -> Limits:
+    """The limits in force now (the defaults while the folder cannot be read)."""
+    try:
+        return session.store.limits
+    except OSError:
+        return Limits()
 
 
 def build_server(
@@ -105,7 +130,8 @@ def build_server(
     async def list_tools(
         _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_tool(spec) for spec in tools.SPECS])
+        limits = await anyio.to_thread.run_sync(_limits, _ctx.lifespan_context.session)
+        return types.ListToolsResult(tools=[_tool(spec, limits) for spec in tools.SPECS])
 
     async def call_tool(
         ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
@@ -142,8 +168,11 @@ def build_server(
         try:
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
         except (RootProblem, OSError) as exc:
-            raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
-        contents = [types.TextResourceContents(uri=uri, mime_type=MIME_TYPE, text=text)]
+            reason = str(exc) if isinstance(exc, RootProblem) else exc.strerror or str(exc)
+            raise MCPError(types.INVALID_PARAMS, COULD_NOT_READ.format(reason=reason)) from exc
+        contents: list[types.TextResourceContents | types.BlobResourceContents] = [
+            types.TextResourceContents(uri=uri, mime_type=MIME_TYPE, text=text)
+        ]
         return types.ReadResourceResult(contents=contents)
 
     async def subscribe(

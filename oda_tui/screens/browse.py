@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from store import scope_label
 from store.model import Memory, Scope
+from store.search import matches, query_words
 
 from ..session.snapshot import Snapshot, empty_scope_hint
 from ..text.safe import clean_line
@@ -18,12 +19,6 @@ from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
 from .hygiene_marks import HygieneMarks
-
-
-def matches(memory: Memory, words: list[str]) -> bool:
-    """True when every filter word occurs in the title or the text (any case)."""
-    haystack = f"{memory.title}\n{memory.text}".casefold()
-    return all(word in haystack for word in words)
 
 
 class BrowsePane(HygieneMarks, Horizontal):
@@ -205,7 +200,7 @@ class BrowsePane(HygieneMarks, Horizontal):
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         # Not stopped: the screen then opens the row the filter leaves under the cursor.
-        self.filter_words = event.value.casefold().split()
+        self.filter_words = query_words(event.value)
         self.show_list()
 
     @on(Input.Submitted, "#filter")
