@@ -63,7 +63,7 @@ MEMORY_CHANGE = ToolSpec(
         Argument("new_text", str, "what replaces old_text (may be empty)", max_length=_text_limit),
         Argument("enabled", bool, "true: on (sent to the model); false: off"),
     ),
-    idempotent=True,
+    # Not idempotent: a passage replaced by a text that holds it can be replaced again.
     title="Change a memory",
     output_schema=schemas.MEMORY_CHANGE,
 )
@@ -74,6 +74,7 @@ MEMORY_DELETE = ToolSpec(
     "review. Prefer memory_change with enabled=false to keep it without sending it.",
     (Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),),
     destructive=True,
+    idempotent=True,  # a second call finds nothing to delete and changes nothing
     title="Delete a memory",
     output_schema=schemas.MEMORY_DELETE,
 )
@@ -168,11 +169,13 @@ def apply_change(
     text: str | None,
     enabled: bool | None,
 ) -> Memory:
-    """A chat's change of title, text and on/off, in the fewest of the store's transactions.
+    """A chat's change of title, text and on/off, as the store's ``change`` and ``set_enabled``.
 
-    Everything that can refuse is checked before anything is written: the title and text
-    first, then (turning off first, so an off memory is not held to the chat's limit) the
-    content, and turning on last, checked against the limit with the new content.
+    The one place that knows they are two calls (one transaction each): a store call that
+    changes all three in one transaction replaces its body. What can refuse is checked before
+    anything is written (the title, the text, secret-looking text); turning off comes first, so
+    an off memory is not held to the chat's limit, and turning on last, checked against the
+    limit with the new content (a refusal there leaves the new content, still off).
     """
     scope, memory_id = current.scope, current.id
     new_title = current.title if title is None else normalize_title(title)
