@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 
 from ..cli.errors import CommandError
@@ -16,6 +17,8 @@ from ..config.paths import ENV_VAR, resolve_root
 
 NAME = "mcp"
 HELP = "serve the memory tools to an MCP client (Claude, Cursor…) over stdio"
+#: The exit status of a program ended by Ctrl-C (128 + SIGINT).
+INTERRUPTED = 130
 NEEDS_EXTRA = "oda-tui mcp needs the mcp extra: pip install 'oda-tui[mcp]'"
 
 
@@ -28,8 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _interrupted(_signum: int, _frame: object) -> None:
+    """Ctrl-C: end at once, quietly, as a shell expects (130). The store's writes are crash-safe
+    (each is one transaction the next start puts right), and waiting would hang on stdin."""
+    os._exit(INTERRUPTED)
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin. Refusals go to the model; only start-up errors here."""
+    signal.signal(signal.SIGINT, _interrupted)
     from ..cli.access import workspace_key
 
     workspace = None if args.workspace is None else workspace_key(args.workspace)

@@ -155,6 +155,12 @@ def build_server(
     ) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[_resource()])
 
+    async def list_templates(
+        _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        # None: the one resource has a fixed address (asked anyway by clients that list all).
+        return types.ListResourceTemplatesResult(resource_templates=[])
+
     def _check_uri(asked: str) -> None:
         if asked != uri:
             raise MCPError(
@@ -201,6 +207,7 @@ def build_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,
