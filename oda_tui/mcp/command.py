@@ -19,7 +19,7 @@ NAME = "mcp"
 HELP = "serve the memory tools to an MCP client (Claude, Cursor…) over stdio"
 #: The exit status of a program ended by Ctrl-C (128 + SIGINT).
 INTERRUPTED = 130
-NEEDS_EXTRA = "oda-tui mcp needs the mcp extra: pip install 'oda-tui[mcp]'"
+NEEDS_EXTRA = "oda-tui mcp needs the mcp extra: in the clone, .venv/bin/pip install -e '.[mcp]'"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
