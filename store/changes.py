@@ -144,7 +144,8 @@ class Changes(Transactions):
             doc = None if raw is None else parse_bytes(raw, self.sync.limits)
             if isinstance(doc, Document):
                 self._record_outside(scope, memory_id, doc)
-            trash.delete(self.root, path, history_dir(self.root, scope, memory_id), raw, doc, self.now())
+            hdir = history_dir(self.root, scope, memory_id)
+            trash.delete(self.root, path, hdir, raw, doc, self.now(), via=via)
             self.sync.loaded().drop(str(path))
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:

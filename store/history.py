@@ -4,7 +4,8 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 
 - ``versions/<YYYYMMDDTHHMMSSmmmZ>-<source>[-N].md`` — one kept version, a memory file itself;
 - ``deleted.md`` — the file's exact bytes when it was deleted;
-- ``deleted.json`` — when, its title, and whether it was a problem file (present = deleted).
+- ``deleted.json`` — when, its title, whether it was a problem file, and where the deletion came
+  from (``via``, a version source such as ``chat``; present = deleted).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class DeletionRecord:
     deleted_at: datetime
     problem: bool
     raw: bytes
+    via: str = "settings"  # where the deletion came from (older records: the app's)
 
 
 def version_name_parts(file_name: str) -> tuple[str, str, int] | None:
@@ -262,6 +264,7 @@ def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:
         deleted_at=moment,
         problem=meta.get("problem") is True,  # only the JSON true: "false" is not true
         raw=raw,
+        via=meta["via"] if meta.get("via") in SOURCES else "settings",
     )
 
 

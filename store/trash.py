@@ -24,8 +24,8 @@ from .swap import rename_new
 from .timestamps import format_timestamp
 
 
-def _write_meta(root: Path, hdir: Path, title: str, moment: datetime, problem: bool) -> None:
-    meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem}
+def _write_meta(root: Path, hdir: Path, title: str, moment: datetime, problem: bool, via: str) -> None:
+    meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem, "via": via}
     write_atomic(hdir / history.DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"), root=root)
 
 
@@ -43,14 +43,17 @@ def delete(
     seen: bytes | None,
     doc: Document | FileProblem | None,
     moment: datetime,
+    *,
+    via: str = "settings",
 ) -> None:
-    """Move the memory file at ``path`` into ``hdir`` as its deletion record.
+    """Move the memory file at ``path`` into ``hdir`` as its deletion record (``via``: where
+    the deletion came from, e.g. ``chat``).
 
     ``seen``/``doc`` are what the caller read; if another program saved in between, the record
     is corrected to what was actually moved.
     """
     title, problem = _describe(path, doc)
-    _write_meta(root, hdir, title, moment, problem)
+    _write_meta(root, hdir, title, moment, problem, via)
     kept = hdir / history.DELETED_BYTES
     try:
         os.replace(path, kept)
@@ -69,7 +72,7 @@ def delete(
         actual = parse_bytes(moved, history.READ_LIMITS) if moved is not None else None
         moved_title, moved_problem = _describe(path, actual)
         if (moved_title, moved_problem) != (title, problem):
-            _write_meta(root, hdir, moved_title, moment, moved_problem)
+            _write_meta(root, hdir, moved_title, moment, moved_problem, via)
 
 
 def restore(root: Path, path: Path, hdir: Path, version: NewVersion | None, keep: int) -> None:

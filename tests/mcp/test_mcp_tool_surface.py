@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 from mcp import Client
 
+from oda_tui.state.review_state import mark_reviewed, pending_review
 from store import GLOBAL, MemoryStore, entry_tokens, format_timestamp
 from tests.support.mcp import MODES, connect, ok, refused, text
 
@@ -260,9 +261,26 @@ async def test_delete_waits_under_recently_deleted_and_can_be_restored(root: Pat
     }
     assert [m["id"] for m in listed["memories"]] == [keep.id]
     store.refresh()
-    assert [(d.id, d.title) for d in store.deleted("proj")] == [(gone.id, "Gone")]
+    assert [(d.id, d.title, d.via) for d in store.deleted("proj")] == [(gone.id, "Gone", "chat")]
+    # The deletion waits for the person's review; one made in the app does not.
+    [item] = pending_review(store)
+    assert (item.memory.id, item.deleted_by_agent, item.before_text) == (gone.id, True, "goes")
+    store.delete("proj", keep.id)
+    assert [i.memory.id for i in pending_review(store)] == [gone.id]
     assert store.restore_deleted("proj", gone.id) is not None
+    assert pending_review(store) == []
     assert store.get("proj", gone.id).text == "goes"
+
+
+async def test_an_accepted_deletion_no_longer_waits(root: Path, mode: str) -> None:
+    store = MemoryStore(root)
+    gone = store.create(GLOBAL, "Gone", "goes")
+    async with connect(root, mode=mode) as client:
+        await (await checked(client)).ok("memory_delete", id=gone.id)
+    [item] = pending_review(store)
+    mark_reviewed(store, GLOBAL, gone.id, version=item.newest.name)
+    assert pending_review(store) == []
+    assert [d.id for d in store.deleted(GLOBAL)] == [gone.id]
 
 
 async def test_a_retried_save_answers_with_the_memory_already_saved(root: Path, mode: str) -> None:
