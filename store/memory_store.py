@@ -234,7 +234,9 @@ class MemoryStore:
                 doc = parse_bytes(record.raw, history.READ_LIMITS)
                 text = doc.text if isinstance(doc, Document) else ""
             found.append(
-                Deleted(memory_id, scope, record.title, record.deleted_at, text, record.problem, via=record.via)
+                Deleted(
+                    memory_id, scope, record.title, record.deleted_at, text, record.problem, via=record.via
+                )
             )
         return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
 
