@@ -16,7 +16,7 @@ from . import messages as msg
 from .atomic import write_atomic
 from .chat import entry_chars
 from .commit import read_limited
-from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, StoreError, UnknownMemory
+from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, UnknownMemory
 from .history import NewVersion
 from .layout import history_dir, is_valid_id
 from .layout import memory_path as _memory_path
@@ -176,7 +176,7 @@ class Changes(Transactions):
                     self.budget.check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
                 version = NewVersion(self.now(), "restore", doc.fields.title, doc.text, doc.fields.source)
             elif isinstance(doc, FileProblem):
-                raise StoreError(doc.message)
+                raise CouldNotChange(f"its file has a problem: {doc.message.rstrip('.')}")
             self._make_set(scope)
             trash.restore(self.root, path, hdir, version, self.sync.limits.versions_kept)
             if version is None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from . import history
 from . import messages as msg
-from .errors import StoreError
+from .errors import CouldNotChange
 from .history import NewVersion
 from .limits import Limits
 from .memory_fields import FileProblem
@@ -68,7 +68,8 @@ def change_frontmatter(
         check_size(data, limits)
         parsed = parse_text(content, history.READ_LIMITS)
         if isinstance(parsed, FileProblem):
-            raise StoreError(parsed.message)
+            # The spec's form for any other failure, naming the problem in the store's words.
+            raise CouldNotChange(f"the frontmatter block has a problem: {parsed.message.rstrip('.')}")
         fields = parsed.fields
         refuse(title_refusal(fields.title, limits) or length_refusal(parsed.text, limits))
         if not allow_secret:
