@@ -180,3 +180,28 @@ async def test_a_bad_workspace_key_stops_at_start_with_one_line(tmp_path: Path) 
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith('The workspace key "../up" is not valid')
+
+
+async def test_every_tool_over_stdio_with_the_sdk_client(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    root.mkdir()
+    async with Client(server_params(root, "--workspace", "proj")) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        saved = ok(await client.call_tool("memory_save", {"title": "Stack", "text": "Django and HTMX."}))
+        found = ok(await client.call_tool("memory_list", {"query": "htmx", "limit": 10}))
+        whole = ok(await client.call_tool("memory_get", {"id": saved["id"]}))
+        edited = ok(
+            await client.call_tool(
+                "memory_change", {"id": saved["id"], "old_text": "HTMX", "new_text": "Alpine"}
+            )
+        )
+        off = ok(await client.call_tool("memory_change", {"id": saved["id"], "enabled": False}))
+        read = ok(await client.call_tool("memory_read", {"full": True}))
+        gone = ok(await client.call_tool("memory_delete", {"id": saved["id"]}))
+    assert sorted(tools) == sorted(
+        ["memory_list", "memory_get", "memory_read", "memory_save", "memory_change", "memory_delete"]
+    )
+    assert [m["id"] for m in found["memories"]] == [saved["id"]]
+    assert whole["text"] == "Django and HTMX." and edited["text"] == "Django and Alpine."
+    assert off["enabled"] is False and read["text"] == "" and gone["deleted"] is True
+    assert [d.id for d in MemoryStore(root).deleted("proj")] == [saved["id"]]
