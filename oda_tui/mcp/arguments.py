@@ -65,6 +65,13 @@ class ToolSpec:
         """Whether the tool changes memory (its failures read "could not be changed")."""
         return not self.read_only
 
+    def describe(self, limits: Limits | None = None) -> str:
+        """The description with the limits in force filled in (``{title}``, ``{text}``, ``{tokens}``)."""
+        limits = limits or Limits()
+        return self.description.format(
+            title=limits.title_max_chars, text=limits.text_max_chars, tokens=limits.chat_max_tokens
+        )
+
     def input_schema(self, limits: Limits | None = None) -> dict[str, Any]:
         """The JSON schema of the arguments (no other argument is accepted)."""
         limits = limits or Limits()

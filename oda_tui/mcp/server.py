@@ -61,7 +61,7 @@ def _tool(spec: ToolSpec, limits: Limits) -> types.Tool:
     return types.Tool(
         name=spec.name,
         title=spec.title,
-        description=spec.description,
+        description=spec.describe(limits),
         input_schema=spec.input_schema(limits),
         output_schema=spec.output_schema,
         annotations=types.ToolAnnotations(

@@ -33,9 +33,9 @@ def _text_limit(limits: Limits) -> int:
 MEMORY_SAVE = ToolSpec(
     "memory_save",
     "Save a new memory for future chats (in this chat's workspace, or Global when it has none). "
-    "Keep it short and durable; never save secrets. The title is one line of at most the "
-    "store's title limit, the text at most its text limit (both in the input schema), and the "
-    "chat's whole memory stays under its token limit. Saving the same title and text again "
+    "Keep it short and durable; never save secrets. The title is one line of at most {title} "
+    "characters, the text at most {text} characters, and the chat's whole memory stays under "
+    "about {tokens} tokens. Saving the same title and text again "
     "answers with the memory already saved. It applies from the next step, and the person "
     "reviews it in oda-tui.",
     (
@@ -50,8 +50,9 @@ MEMORY_CHANGE = ToolSpec(
     "memory_change",
     "Change a memory by the id memory_list gives: a new title, a new whole text, or one exact "
     "passage of its text replaced (old_text, which must occur exactly once, by new_text); "
-    "enabled turns it on or off (off: kept but not sent; turning off is never refused). The "
-    "limits are those of memory_save. The person sees every change in oda-tui, and the earlier "
+    "enabled turns it on or off (off: kept but not sent; turning off is never refused). A "
+    "title has at most {title} characters, a text at most {text}, and the chat's whole memory "
+    "stays under about {tokens} tokens. The person sees every change in oda-tui, and the earlier "
     "text stays as a version they can go back to.",
     (
         Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),

@@ -93,6 +93,9 @@ async def test_every_tool_has_a_title_hints_and_limits_from_the_settings(root: P
     listing = tools["memory_list"].input_schema["properties"]
     assert (listing["limit"]["minimum"], listing["limit"]["maximum"]) == (1, 500)
     assert "at most 500" in (tools["memory_list"].description or "")
+    assert "at most 50 characters, the text at most 700 characters" in (
+        tools["memory_save"].description or ""
+    )
 
 
 async def test_list_searches_like_the_app_and_pages_without_gaps(root: Path, mode: str) -> None:
