@@ -101,29 +101,6 @@ def shown(value: object) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _checked_value(spec: ToolSpec, arg: Argument, value: Any) -> Any:
-    if arg.kind is bool:
-        if not isinstance(value, bool):
-            raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
-        return value
-    if arg.kind is int:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)  # 50.0 is 50 (some clients send every number as a float)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise BadArguments(msg.NOT_A_NUMBER.format(arg=arg.name))
-        low = arg.minimum if arg.minimum is not None else value
-        high = arg.maximum if arg.maximum is not None else value
-        if not low <= value <= high:
-            raise BadArguments(msg.OUT_OF_RANGE.format(arg=arg.name, low=low, high=high))
-        return value
-    if not isinstance(value, str):
-        raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
-    found = _SURROGATE.search(value)
-    if found is not None:
-        raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
-    return value
-
-
 def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
     """The call's arguments, checked against ``spec``; raises ``BadArguments``.
 
@@ -135,22 +112,56 @@ def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, An
         arguments = {}
     if not isinstance(arguments, Mapping):
         raise BadArguments(msg.ARGUMENTS_NOT_OBJECT)
-    known = {a.name: a for a in spec.arguments}
-    unknown = [shown(name) for name in arguments if name not in known]
-    if unknown:
-        if not known:
-            raise BadArguments(msg.NO_ARGUMENTS.format(tool=spec.name))
-        label = "the argument" if len(unknown) == 1 else "the arguments"
-        raise BadArguments(
-            msg.UNKNOWN_ARGUMENTS.format(
-                tool=spec.name, args=f"{label} {_quoted(unknown)}", expected=_quoted(list(known))
-            )
-        )
+    _refuse_unknown(spec, arguments)
     values: dict[str, Any] = {}
     for arg in spec.arguments:
         if arg.name not in arguments or arguments[arg.name] is None:
             if arg.required:
                 raise BadArguments(msg.MISSING_ARGUMENT.format(tool=spec.name, arg=arg.name))
             continue
-        values[arg.name] = _checked_value(spec, arg, arguments[arg.name])
+        values[arg.name] = _checked_value(arg, arguments[arg.name])
     return values
+
+
+def _refuse_unknown(spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+    """Refuse names the tool does not take, naming the ones it does."""
+    known = [a.name for a in spec.arguments]
+    unknown = [shown(name) for name in arguments if name not in known]
+    if not unknown:
+        return
+    if not known:
+        raise BadArguments(msg.NO_ARGUMENTS.format(tool=spec.name))
+    label = "the argument" if len(unknown) == 1 else "the arguments"
+    raise BadArguments(
+        msg.UNKNOWN_ARGUMENTS.format(
+            tool=spec.name, args=f"{label} {_quoted(unknown)}", expected=_quoted(known)
+        )
+    )
+
+
+def _checked_value(arg: Argument, value: Any) -> Any:
+    """One given argument, of its kind (a string of valid Unicode, a boolean, a number in range)."""
+    if arg.kind is bool:
+        if not isinstance(value, bool):
+            raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
+        return value
+    if arg.kind is int:
+        return _checked_number(arg, value)
+    if not isinstance(value, str):
+        raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
+    found = _SURROGATE.search(value)
+    if found is not None:
+        raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
+    return value
+
+
+def _checked_number(arg: Argument, value: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 50.0 is 50 (some clients send every number as a float)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadArguments(msg.NOT_A_NUMBER.format(arg=arg.name))
+    low = arg.minimum if arg.minimum is not None else value
+    high = arg.maximum if arg.maximum is not None else value
+    if not low <= value <= high:
+        raise BadArguments(msg.OUT_OF_RANGE.format(arg=arg.name, low=low, high=high))
+    return value

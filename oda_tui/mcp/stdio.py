@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import anyio
 import mcp_types as types
-from anyio.streams.memory import MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -106,6 +106,67 @@ def _misread_request(item: SessionMessage, line: str) -> bool:
     return isinstance(item.message, types.JSONRPCNotification) and '"id"' in line
 
 
+class _Relay:
+    """Moves what the SDK read from stdin to the server, answering what it could not read."""
+
+    def __init__(
+        self,
+        lines: _Lines,
+        inbound: MemoryObjectSendStream[SessionMessage | Exception],
+        write: MemoryObjectSendStream[SessionMessage],
+        replies: _Replies,
+    ) -> None:
+        self.lines = lines
+        self.inbound = inbound
+        self.write = write
+        self.replies = replies
+
+    async def run(self, sdk_read: MemoryObjectReceiveStream[SessionMessage | Exception]) -> None:
+        """Until stdin ends: each message on to the server, or its answer back."""
+        async with self.inbound, sdk_read:
+            async for item in sdk_read:
+                # Read before any await: the SDK reads its next line only after this one.
+                line = self.lines.current
+                if isinstance(item, Exception):
+                    await self._unread(line)
+                    continue
+                bad_id = triage(line) if _misread_request(item, line) else None
+                if isinstance(bad_id, Reply):
+                    await self.write.send(_raw(bad_id.payload))
+                else:
+                    await self.inbound.send(item)
+
+    async def _unread(self, line: str) -> None:
+        """A line the SDK could not read: on to the server after all, answered, or a batch."""
+        found = triage(line)
+        if isinstance(found, Forward):
+            await self.inbound.send(SessionMessage(found.message))
+        elif isinstance(found, Reply):
+            await self.write.send(_raw(found.payload))
+        elif isinstance(found, Batch):
+            await self._batch(found.items)
+
+    async def _batch(self, items: list[Any]) -> None:
+        """Answered as one array where the agreed version has batches, else refused."""
+        refusal = batch_refusal(self.replies.version)
+        if refusal is not None or not items:
+            await self.write.send(_raw(refusal or error(None, INVALID_REQUEST, EMPTY_BATCH)))
+            return
+        ready: list[Any] = []
+        forward: list[types.JSONRPCMessage] = []
+        for item in items:
+            found = triage_item(item)
+            if isinstance(found, Reply):
+                ready.append(found.payload)
+            elif isinstance(found, Forward):
+                forward.append(found.message)
+        ids = {m.id for m in forward if isinstance(m, types.JSONRPCRequest)}
+        if not self.replies.hold(ids, ready) and ready:
+            await self.write.send(_raw(ready))
+        for message in forward:
+            await self.inbound.send(SessionMessage(message))
+
+
 async def serve_stdio(server: Server[Any]) -> None:
     """Serve ``server`` on stdin and stdout until the client closes stdin."""
     lines = _Lines()
@@ -113,45 +174,7 @@ async def serve_stdio(server: Server[Any]) -> None:
         inbound_send, inbound = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         outbound, outbound_read = anyio.create_memory_object_stream[SessionMessage](0)
         replies = _Replies(write)
-
-        async def batch(items: list[Any]) -> None:
-            refusal = batch_refusal(replies.version)
-            if refusal is not None or not items:
-                await write.send(_raw(refusal or error(None, INVALID_REQUEST, EMPTY_BATCH)))
-                return
-            ready: list[Any] = []
-            forward: list[types.JSONRPCMessage] = []
-            for item in items:
-                found = triage_item(item)
-                if isinstance(found, Reply):
-                    ready.append(found.payload)
-                elif isinstance(found, Forward):
-                    forward.append(found.message)
-            ids = {m.id for m in forward if isinstance(m, types.JSONRPCRequest)}
-            if not replies.hold(ids, ready) and ready:
-                await write.send(_raw(ready))
-            for message in forward:
-                await inbound_send.send(SessionMessage(message))
-
-        async def relay() -> None:
-            async with inbound_send, sdk_read:
-                async for item in sdk_read:
-                    # Read before any await: the SDK reads its next line only after this one.
-                    line = lines.current
-                    if not isinstance(item, Exception):
-                        bad_id = triage(line) if _misread_request(item, line) else None
-                        if isinstance(bad_id, Reply):
-                            await write.send(_raw(bad_id.payload))
-                        else:
-                            await inbound_send.send(item)
-                        continue
-                    found = triage(line)
-                    if isinstance(found, Forward):
-                        await inbound_send.send(SessionMessage(found.message))
-                    elif isinstance(found, Reply):
-                        await write.send(_raw(found.payload))
-                    elif isinstance(found, Batch):
-                        await batch(found.items)
+        relay = _Relay(lines, inbound_send, write, replies)
 
         async def pass_on() -> None:
             async with outbound_read, write:
@@ -159,7 +182,7 @@ async def serve_stdio(server: Server[Any]) -> None:
                     await replies.send(item)
 
         async with anyio.create_task_group() as group:
-            group.start_soon(relay)
+            group.start_soon(relay.run, sdk_read)
             group.start_soon(pass_on)
             await server.run(inbound, outbound, server.create_initialization_options())
             group.cancel_scope.cancel()

@@ -86,18 +86,23 @@ def call(session: ChatSession, name: str, arguments: Mapping[str, Any] | None) -
         args = checked(spec, arguments)
         with session.lock:  # one call at a time: memory_read's delta state stays consistent
             return run(session, args)
-    except LooksSecret as exc:  # the model cannot confirm it as a person can in the app
-        return failure(spec, msg.LOOKS_SECRET.format(what=describe_kinds(exc.kinds)))
-    except CouldNotChange as exc:
-        return failure(spec, exc.reason)
-    except (Refused, StoreError) as exc:  # the spec's own sentences
-        return ToolResult(str(exc), error=True)
-    except (BadArguments, Failed, RootProblem) as exc:
-        return failure(spec, str(exc))
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        if spec.writes:
-            return failure(spec, reason)
-        return failure(spec, msg.ROOT_UNREADABLE.format(root=session.store.root, reason=reason))
     except Exception as exc:  # a tool call never takes the server down
-        return failure(spec, msg.UNEXPECTED.format(reason=f"{type(exc).__name__}: {exc}"))
+        return refusal(spec, session, exc)
+
+
+def refusal(spec: ToolSpec, session: ChatSession, exc: Exception) -> ToolResult:
+    """What a call that raised ``exc`` answers: the spec's sentence, or a reason in its form."""
+    if isinstance(exc, LooksSecret):  # the model cannot confirm it as a person can in the app
+        return failure(spec, msg.LOOKS_SECRET.format(what=describe_kinds(exc.kinds)))
+    if isinstance(exc, CouldNotChange):
+        return failure(spec, exc.reason)
+    if isinstance(exc, Refused | StoreError):  # the spec's own sentences
+        return ToolResult(str(exc), error=True)
+    if isinstance(exc, BadArguments | Failed | RootProblem):
+        return failure(spec, str(exc))
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc)
+        if not spec.writes:
+            reason = msg.ROOT_UNREADABLE.format(root=session.store.root, reason=reason)
+        return failure(spec, reason)
+    return failure(spec, msg.UNEXPECTED.format(reason=f"{type(exc).__name__}: {exc}"))
