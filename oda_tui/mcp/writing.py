@@ -12,7 +12,6 @@ from typing import Any
 from store import Limits, Memory, MemoryStore, Problem, Scope
 from store import messages as store_msg
 from store.memory_fields import normalize_text, normalize_title
-from store.rules import secret_refusal, text_refusal, title_refusal
 
 from . import messages as msg
 from . import schemas
@@ -143,58 +142,24 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     before = found_memory(session, args["id"])
     if old is not None:
         text = _replaced(before.text, old, new or "")
-    memory = apply_change(store, before, title=title, text=text, enabled=enabled)
-    content = (memory.title, memory.text) != (before.title, before.text)
-    switched = memory.enabled != before.enabled
-    if content:
-        sentence = msg.CHANGED.format(title=memory.title, id=memory.id)
-    elif switched:
-        sentence = (msg.TURNED_ON if memory.enabled else msg.TURNED_OFF).format(
-            title=memory.title, id=memory.id
-        )
-    elif title is None and text is None:
-        sentence = (msg.ALREADY_ON if memory.enabled else msg.ALREADY_OFF).format(
-            title=memory.title, id=memory.id
-        )
-    else:
-        sentence = store_msg.UNCHANGED
-    changed = content or switched
+    # One transaction and at most one version, whatever of title, text and on/off it sets.
+    change = store.edit(before.scope, before.id, title=title, text=text, enabled=enabled, via="chat")
+    memory = change.memory
+    sentence = _what_changed(before, memory, content_asked=title is not None or text is not None)
+    changed = change.changed
     return _answer(session, sentence, memory, changed=changed, note=None if changed else sentence)
 
 
-def apply_change(
-    store: MemoryStore,
-    current: Memory,
-    *,
-    title: str | None,
-    text: str | None,
-    enabled: bool | None,
-) -> Memory:
-    """A chat's change of title, text and on/off, as the store's ``change`` and ``set_enabled``.
-
-    The one place that knows they are two calls (one transaction each): a store call that
-    changes all three in one transaction replaces its body. What can refuse is checked before
-    anything is written (the title, the text, secret-looking text); turning off comes first, so
-    an off memory is not held to the chat's limit, and turning on last, checked against the
-    limit with the new content (a refusal there leaves the new content, still off).
-    """
-    scope, memory_id = current.scope, current.id
-    new_title = current.title if title is None else normalize_title(title)
-    new_text = current.text if text is None else normalize_text(text)
-    for problem in (
-        None if title is None else title_refusal(new_title, store.limits),
-        None if text is None else text_refusal(new_text, store.limits),
-        secret_refusal(new_title, new_text, before=(current.title, current.text)),
-    ):
-        if problem is not None:
-            raise problem
-    if enabled is False:
-        store.set_enabled(scope, memory_id, False, via="chat")
-    if title is not None or text is not None:
-        store.change(scope, memory_id, title=title, text=text, via="chat")
-    if enabled is True:
-        store.set_enabled(scope, memory_id, True, via="chat")
-    return store.get(scope, memory_id)
+def _what_changed(before: Memory, after: Memory, *, content_asked: bool) -> str:
+    """The sentence for a change from ``before`` to ``after``."""
+    names = {"title": after.title, "id": after.id}
+    if (after.title, after.text) != (before.title, before.text):
+        return msg.CHANGED.format(**names)
+    if after.enabled != before.enabled:
+        return (msg.TURNED_ON if after.enabled else msg.TURNED_OFF).format(**names)
+    if content_asked:
+        return store_msg.UNCHANGED
+    return (msg.ALREADY_ON if after.enabled else msg.ALREADY_OFF).format(**names)
 
 
 def memory_delete(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
