@@ -65,6 +65,5 @@ ROOT_MISSING = (
 ROOT_NOT_FOLDER = "the memory folder {root} is not a folder"
 ROOT_UNREADABLE = "the memory folder {root} cannot be read: {reason}"
 UNEXPECTED = "an unexpected {reason}"
-DISK = "{reason}"
 ALREADY_ON = 'The memory "{title}" (id {id}) was already on; nothing was saved.'
 ALREADY_OFF = 'The memory "{title}" (id {id}) was already off; nothing was saved.'

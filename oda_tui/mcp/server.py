@@ -79,12 +79,13 @@ def _result(outcome: ToolResult) -> types.CallToolResult:
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text)], is_error=outcome.error
         )
-    data = outcome.data
-    if outcome.text not in (data.get("message"), data.get("text"), to_json(data)):
+    data, body = outcome.data, to_json(outcome.data)
+    if outcome.text not in (data.get("message"), data.get("text"), body):
         data = {**data, "message": outcome.text}  # the sentence too (an empty memory's, say)
+        body = to_json(data)
     # The JSON is also the text block, for clients that show only the content.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=to_json(data))], structured_content=data, is_error=False
+        content=[types.TextContent(type="text", text=body)], structured_content=data, is_error=False
     )
 
 
