@@ -19,6 +19,10 @@ LOOKS_SECRET = (
 # memory_read
 UNCHANGED = "The memory is unchanged since your last memory_read."
 EMPTY = "There are no memories for this chat yet."
+REVISION_UNKNOWN = (
+    'The revision "{since}" is not one this server holds (it keeps the last {keep} it sent, '
+    "until it restarts), so this is the complete memory."
+)
 
 # memory_save / memory_change / memory_delete
 SAVED = 'Saved the memory "{title}" (id {id}) in {scope}. It applies from the next step.'

@@ -93,8 +93,11 @@ MEMORY_READ: dict[str, Any] = {
     "properties": {
         "kind": {"enum": ["full", "change", "unchanged"]},
         "text": _STRING,
+        "revision": _STRING,
+        "reason": _STRING,
+        "message": _STRING,
         "tokens": _INT,
         "limit": _INT,
     },
-    "required": ["kind", "text", "tokens", "limit"],
+    "required": ["kind", "text", "revision", "tokens", "limit"],
 }

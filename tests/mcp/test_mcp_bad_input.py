@@ -71,8 +71,6 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
             f'{CHANGE}the argument "enabled" must be true or false.',
         ),
         ("memory_delete", {"id": None}, f'{CHANGE}memory_delete needs the argument "id".'),
-        ("memory_read", {"full": "yes"}, f'{READ}the argument "full" must be true or false.'),
-        ("memory_read", {"full": 1}, f'{READ}the argument "full" must be true or false.'),
         ("memory_get", {"id": 5}, f'{READ}the argument "id" must be a string.'),
         ("memory_list", {"limit": "ten"}, f'{READ}the argument "limit" must be a whole number.'),
         ("memory_list", {"limit": 2.5}, f'{READ}the argument "limit" must be a whole number.'),
@@ -81,6 +79,12 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
             "memory_list",
             {"cursor": "nope"},
             f'{READ}the cursor "nope" is not one memory_list gave; call memory_list without it.',
+        ),
+        ("memory_read", {"since": 1}, f'{READ}the argument "since" must be a string.'),
+        (
+            "memory_read",
+            {"full": True},
+            f'{READ}memory_read does not take the argument "full"; it takes "since".',
         ),
     ]
     async with connect(root, mode=mode) as client:
@@ -122,7 +126,7 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
         # (The SDK's client may already have replaced a lone half in a key: either way the
         # answer is valid text that names the argument.)
         named = refused(await client.call_tool("memory_read", {"f\udbff": 1}))
-        assert re.fullmatch(r'.*: memory_read does not take the argument "f.+"; it takes "full"\.', named)
+        assert re.fullmatch(r'.*: memory_read does not take the argument "f.+"; it takes "since"\.', named)
         named.encode("utf-8")
         huge_id = "a" * 1_000_000
         assert await call("memory_change", id=huge_id, text="x") == (
