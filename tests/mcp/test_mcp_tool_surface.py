@@ -80,7 +80,7 @@ async def test_every_tool_has_a_title_hints_and_limits_from_the_settings(root: P
     assert hints == {
         "memory_list": (True, False, True),
         "memory_get": (True, False, True),
-        "memory_read": (True, False, False),
+        "memory_read": (True, False, True),
         "memory_save": (False, False, True),
         "memory_change": (False, False, False),
         "memory_delete": (False, True, True),
@@ -252,7 +252,7 @@ async def test_delete_waits_under_recently_deleted_and_can_be_restored(root: Pat
             f'No memory with the id "{gone.id}" exists in this chat\'s memory. Call memory_list for the current ids.'
         )
         listed = await tools.ok("memory_list")
-        assert "## Gone" not in text(await client.call_tool("memory_read", {"full": True}))
+        assert "## Gone" not in text(await client.call_tool("memory_read", {}))
     assert data == {
         "id": gone.id,
         "scope": "proj",
