@@ -196,8 +196,8 @@ def read_file(
             return sig, FileProblem(msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes))
         try:
             raw = read_fd(fd, st.st_size, limits.file_max_bytes)
-        except OSError as exc:
-            return sig, FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+        except OSError as exc:  # EIO: no signature, so the next look reads it again
+            return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     finally:
         os.close(fd)
     return sig, parse_content(raw, limits)

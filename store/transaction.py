@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from . import commit, history, leftovers, moves, safe_io
+from .atomic import missing_folders, remove_empty_folders
 from .budget import Budget
 from .commit import read_limited
 from .disk_sync import DiskSync
@@ -157,14 +158,27 @@ class Transactions:
     def _commit(
         self, scope: Scope, memory_id: str, data: bytes, *, seen: bytes | None, version: NewVersion | None
     ) -> Memory:
+        made = missing_folders(self.root, scope_dir(self.root, scope))
         self._make_set(scope)
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)
-        commit.commit(self.root, path, data, seen=seen, hdir=hdir, version=version, limits=self.sync.limits)
-        return self._note_written(scope, memory_id)
+        try:
+            commit.commit(
+                self.root, path, data, seen=seen, hdir=hdir, version=version, limits=self.sync.limits
+            )
+        except BaseException:
+            if made:  # refused: no new empty workspace is left behind
+                remove_empty_folders(self.root, made)
+                if scope is not None:
+                    self.sync.loaded().workspaces.pop(scope, None)
+            raise
+        return self._note_written(scope, memory_id, data)
 
-    def _note_written(self, scope: Scope, memory_id: str) -> Memory:
-        """Take the file just written into the picture, so ``refresh`` does not report it."""
+    def _note_written(self, scope: Scope, memory_id: str, data: bytes | None = None) -> Memory:
+        """Take the file just written into the picture, so ``refresh`` does not report it.
+
+        The change is in place: when its file cannot be read back (EIO, EACCES) the picture
+        takes ``data``, the bytes written, with no signature, so the next ``refresh`` reads it."""
         path = _memory_path(self.root, scope, memory_id)
         found = read_file(path, self.sync.limits)
         if found is None:
@@ -172,6 +186,10 @@ class Transactions:
             raise UnknownMemory(memory_id)
         sig, parsed = found
         item = item_for(path, scope, memory_id, parsed)
+        if not isinstance(item, Memory) and data is not None:
+            written = parse_bytes(data, self.sync.limits)
+            if isinstance(written, Document):
+                sig, item = (0, 0, 0, 0), item_for(path, scope, memory_id, written)
         self.sync.loaded().put(str(path), sig, item)
         if not isinstance(item, Memory):
             raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")
