@@ -126,5 +126,7 @@ def remove_empty_folders(root: Path, made: list[Path]) -> None:
         try:
             with folder(root, path.parent) as dir_fd:
                 os.rmdir(path.name, dir_fd=dir_fd)
+        except FileNotFoundError:
+            continue  # never made: the change stopped before it
         except OSError:
             return

@@ -44,18 +44,19 @@ class Faults:
         self.fail_at: int | None = None
         self.errno = 0
         self.calls: list[str] = []
-        #: Where each call was made: the store's frames, innermost first (``file:line``).
+        #: Where each call was made: the store's frames, innermost first (``file:line``), and
+        #: the name of the file or folder it was about (``_named``).
         self.sites: list[tuple[str, ...]] = []
         self.failed: str | None = None
         self._thread = threading.get_ident()
 
-    def _hit(self, name: str) -> bool:
+    def _hit(self, name: str, target: object = None) -> bool:
         if not self.armed or threading.get_ident() != self._thread or _from_library():
             return False
         self.count += 1
         self.calls.append(name)
         if self.fail_at is None:
-            self.sites.append(_store_frames())
+            self.sites.append((*_store_frames(), _named(target)))
         if self.count == self.fail_at:
             self.failed = name
             return True
@@ -86,7 +87,7 @@ class Faults:
 
     def _wrap(self, name: str, original: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any, **kwargs: Any) -> Any:
-            if self._hit(name):
+            if self._hit(name, args[0] if args else None):
                 raise self._error(name)
             if name == "fsync":
                 return None  # counted, never run: durability is the crash harness's concern
@@ -96,7 +97,7 @@ class Faults:
 
     def _wrap_renameat2(self, real: swap._Renameat2) -> swap._Renameat2:
         def call(src_fd: int, src: bytes, dst_fd: int, dst: bytes, flags: int) -> int:
-            if self._hit(RENAMEAT2):
+            if self._hit(RENAMEAT2, src):
                 ctypes.set_errno(self.errno)
                 return -1
             return real(src_fd, src, dst_fd, dst, flags)
@@ -112,6 +113,15 @@ def _from_library() -> bool:
             return True
         frame = frame.f_back  # type: ignore[assignment]
     return False
+
+
+def _named(target: object) -> str:
+    """The name a call is about (a folder walked one level at a time makes the same call from
+    the same line for each name), without the random part of a temp file's name."""
+    if not isinstance(target, str | bytes | os.PathLike):
+        return ""
+    name = os.path.basename(os.fsdecode(target))
+    return re.sub(r"\.[0-9a-f]{8}\.(tmp|part|purged)\Z", r".*.\1", name)
 
 
 def _store_frames() -> tuple[str, ...]:
@@ -130,12 +140,12 @@ SITE_DEPTH = 3
 
 def distinct_sites(faults: Faults) -> list[int]:
     """The calls (1-based) that are the first of their kind made from their place in the
-    store (the same call from the same ``SITE_DEPTH`` innermost lines of the store counts
-    once: the helpers' loops and the same step repeated for each memory collapse)."""
+    store on their file (the same call from the same ``SITE_DEPTH`` innermost lines of the
+    store, on a file or folder of the same name, counts once)."""
     seen: set[tuple[str, tuple[str, ...]]] = set()
     firsts: list[int] = []
     for at, (name, site) in enumerate(zip(faults.calls, faults.sites, strict=True), start=1):
-        key = (name, site[:SITE_DEPTH])
+        key = (name, (*site[:SITE_DEPTH], site[-1]))
         if key not in seen:
             seen.add(key)
             firsts.append(at)
