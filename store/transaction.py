@@ -159,10 +159,10 @@ class Transactions:
         self, scope: Scope, memory_id: str, data: bytes, *, seen: bytes | None, version: NewVersion | None
     ) -> Memory:
         made = missing_folders(self.root, scope_dir(self.root, scope))
-        self._make_set(scope)
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)
         try:
+            self._make_set(scope)
             commit.commit(
                 self.root, path, data, seen=seen, hdir=hdir, version=version, limits=self.sync.limits
             )

@@ -12,8 +12,9 @@ from the same tree once per call, that call failing with ENOSPC, EIO or EACCES. 
   and the next store's first change leaves no temp file anywhere.
 
 By default the first call from each place in the store fails (``distinct_sites``: the same
-call from the same three innermost lines of the store, on a file of the same name, once),
-with ENOSPC, EIO and EACCES taking turns; ``--stress`` fails every call with each of the three.
+call from the same three innermost lines of the store, on a file of the same name, after the
+same call, once), with ENOSPC, EIO and EACCES taking turns; ``--stress`` fails every call with
+each of the three.
 """
 
 from __future__ import annotations

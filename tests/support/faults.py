@@ -141,11 +141,13 @@ SITE_DEPTH = 3
 def distinct_sites(faults: Faults) -> list[int]:
     """The calls (1-based) that are the first of their kind made from their place in the
     store on their file (the same call from the same ``SITE_DEPTH`` innermost lines of the
-    store, on a file or folder of the same name, counts once)."""
+    store, on a file or folder of the same name, after the same call, counts once)."""
     seen: set[tuple[str, tuple[str, ...]]] = set()
     firsts: list[int] = []
+    before = [""] + faults.calls
     for at, (name, site) in enumerate(zip(faults.calls, faults.sites, strict=True), start=1):
-        key = (name, (*site[:SITE_DEPTH], site[-1]))
+        # The call before tells a retry from a first try (an open after a mkdir).
+        key = (name, (*site[:SITE_DEPTH], site[-1], before[at - 1]))
         if key not in seen:
             seen.add(key)
             firsts.append(at)
