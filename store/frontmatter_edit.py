@@ -6,6 +6,7 @@ the text below it is kept byte for byte, and the write is one of the store's tra
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from . import history
@@ -18,9 +19,7 @@ from .memoryfile import parse_text
 from .model import Memory, Scope
 from .rules import (
     check_encodable,
-    check_scope,
     check_size,
-    check_via,
     length_refusal,
     refuse,
     secret_refusal,
@@ -28,13 +27,24 @@ from .rules import (
 )
 
 if TYPE_CHECKING:
-    from .changes import Changes
+    from .transaction import Transactions
+
+_YAML_LINE = re.compile(r"\(line (\d+), column (\d+)\)")
 
 
 def with_block(block: str, body: str) -> str:
     """A memory file's content from a frontmatter block and the body after its closing line."""
     block = block.replace("\r\n", "\n").strip("\n")
     return "---\n" + (block + "\n" if block else "") + "---\n" + body
+
+
+def _as_in_block(message: str, block: str) -> str:
+    """A YAML error's line number counted as the block was typed: ``with_block`` drops blank
+    lines before the first field, which the editor's gutter still numbers."""
+    dropped = len(block) - len(block.replace("\r\n", "\n").lstrip("\n"))
+    if not dropped:
+        return message
+    return _YAML_LINE.sub(lambda m: f"(line {int(m.group(1)) + dropped}, column {m.group(2)})", message)
 
 
 def block_problem(block: str, text: str, limits: Limits) -> str | None:
@@ -48,36 +58,44 @@ def block_problem(block: str, text: str, limits: Limits) -> str | None:
         return msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes)
     parsed = parse_text(content, history.READ_LIMITS)
     if isinstance(parsed, FileProblem):
-        return parsed.message
+        return _as_in_block(parsed.message, block)
     refusal = title_refusal(parsed.fields.title, limits) or length_refusal(parsed.text, limits)
     return None if refusal is None else str(refusal)
 
 
 def change_frontmatter(
-    changes: Changes, scope: Scope, memory_id: str, block: str, *, via: str, allow_secret: bool
+    changes: Transactions,
+    scope: Scope,
+    memory_id: str,
+    block: str,
+    *,
+    via: str = "settings",
+    allow_secret: bool = False,
 ) -> Memory:
-    """``MemoryStore.change_frontmatter``: one transaction of ``changes``."""
-    check_scope(scope)
-    check_via(via)
+    """Write a new frontmatter block as given, the text below it kept byte for byte.
+
+    Refused with ``check_frontmatter``'s message when the block is not a valid memory's,
+    and like any change over a limit; a changed title is kept as a version.
+    """
     check_encodable(block)
-    with changes._transaction(scope, memory_id):
-        doc, raw = changes._current(scope, memory_id)
+    with changes.changing(scope, memory_id, via=via) as now:
+        doc = now.doc
         content = with_block(block, doc.body)
         data = content.encode("utf-8")
         limits = changes.sync.limits
         check_size(data, limits)
         parsed = parse_text(content, history.READ_LIMITS)
         if isinstance(parsed, FileProblem):
-            raise StoreError(parsed.message)
+            raise StoreError(_as_in_block(parsed.message, block))
         fields = parsed.fields
         refuse(title_refusal(fields.title, limits) or length_refusal(parsed.text, limits))
         if not allow_secret:
             refuse(secret_refusal(fields.title, parsed.text, before=(doc.fields.title, doc.text)))
-        changes._record_outside(scope, memory_id, doc)
+        changes.record_outside(scope, memory_id, doc)
         if fields.enabled:
             before = (doc.fields.title, doc.text) if doc.fields.enabled else None
             changes.budget.check_tokens(scope, memory_id, before, (fields.title, parsed.text))
         version = None
         if fields.title != doc.fields.title:
             version = NewVersion(changes.now(), via, fields.title, parsed.text, fields.source)
-        return changes._commit(scope, memory_id, data, seen=raw, version=version)
+        return changes.commit(scope, memory_id, data, seen=now.raw, version=version)

@@ -182,7 +182,8 @@ def read_file(
             return None
         if not stat.S_ISREG(st.st_mode):
             return None
-        return signature(st), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+        # No signature: the next look tries again (a refusal need not change the file's stat).
+        return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # a link now: never followed
             return None

@@ -1,10 +1,12 @@
 """The transaction every change runs in, and the steps the changes share.
 
-``_transaction`` takes the store-wide lock and puts right what killed writers left; inside
-it, ``_current`` looks at the memory's file as it is now, ``_record_outside`` keeps an
-outside edit as an ``external`` version first, and ``_commit`` hands the new bytes to
+``transaction`` takes the store-wide lock and puts right what killed writers left; inside
+it, ``current`` looks at the memory's file as it is now, ``record_outside`` keeps an
+outside edit as an ``external`` version first, and ``commit`` hands the new bytes to
 ``store.commit`` (the version first, the memory file swapped in last) and takes the result
-into the picture. The change kinds themselves are in ``store.changes``.
+into the picture. ``changing`` is the opening of every change to one memory: the checks of
+what it names, the transaction, and the memory as it is now. The change kinds themselves are
+in ``store.changes``.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import os
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from . import commit, history, leftovers, moves, safe_io
 from .atomic import missing_folders, remove_empty_folders
@@ -27,11 +29,20 @@ from .layout import history_dir, is_valid_id, make_dirs, scope_dir
 from .layout import memory_path as _memory_path
 from .limits import Limits
 from .memory_fields import Document, FileProblem
-from .memory_render import render_edit
 from .memoryfile import parse_bytes
 from .model import Memory, Problem, Scope, Version
-from .rules import check_size, length_refusal, refuse, title_refusal
+from .rules import check_scope, check_via
 from .scan import item_for, read_file
+
+
+@dataclass(frozen=True, slots=True)
+class Current:
+    """One memory as its file is now, read under the store-wide lock."""
+
+    scope: Scope
+    memory_id: str
+    doc: Document
+    raw: bytes  # the file's bytes as read: ``commit`` keeps anything written since as a version
 
 
 class Transactions:
@@ -72,7 +83,7 @@ class Transactions:
                 raise CouldNotChange(exc.strerror or str(exc)) from exc
 
     @contextmanager
-    def _transaction(
+    def transaction(
         self, scope: Scope, memory_id: str | None = None, *, also: Scope = None
     ) -> Iterator[None]:
         """The store-wide lock, with what killed writers left in the sets (and the memory's
@@ -87,7 +98,21 @@ class Transactions:
                 leftovers.clean_history(self.root, history_dir(self.root, scope, memory_id))
             yield
 
-    def _current(self, scope: Scope, memory_id: str) -> tuple[Document, bytes]:
+    @contextmanager
+    def changing(
+        self, scope: Scope, memory_id: str, *, via: str = "settings", also: Scope = None
+    ) -> Iterator[Current]:
+        """The opening of every change to one memory: ``scope`` and ``via`` checked, then, in
+        one transaction, the memory as it is now (refused when it is missing or a problem)."""
+        check_scope(scope)
+        if also is not None:
+            check_scope(also)
+        check_via(via)
+        with self.transaction(scope, memory_id, also=also):
+            doc, raw = self.current(scope, memory_id)
+            yield Current(scope, memory_id, doc, raw)
+
+    def current(self, scope: Scope, memory_id: str) -> tuple[Document, bytes]:
         """The memory's file as it is on disk now, and its bytes; refused when missing or a problem."""
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
@@ -108,12 +133,13 @@ class Transactions:
             raise CouldNotChange(f"its file has a problem: {parsed.message.rstrip('.')}")
         return parsed, raw
 
-    def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
-        """Keep the file's current text as a version when history does not have it yet."""
+    def record_outside(self, scope: Scope, memory_id: str, doc: Document) -> bool:
+        """Keep the file's current text as a version when history does not have it yet; True
+        when a version was written."""
         hdir = history_dir(self.root, scope, memory_id)
         newest = history.newest_version(self.root, hdir)
         if newest is not None and (newest.title, newest.text) == (doc.fields.title, doc.text):
-            return
+            return False
         source = "external" if newest is not None or history.version_names(self.root, hdir) else "found"
         history.add_version(
             self.root,
@@ -125,28 +151,7 @@ class Transactions:
             memory_source=doc.fields.source,
             keep=self.sync.limits.versions_kept,
         )
-
-    def _save_content(
-        self, scope: Scope, memory_id: str, doc: Document, raw: bytes, title: str, text: str, via: str
-    ) -> Memory:
-        self._record_outside(scope, memory_id, doc)
-        if doc.fields.enabled:
-            self.budget.check_tokens(scope, memory_id, (doc.fields.title, doc.text), (title, text))
-        changes: dict[str, Any] = {"updated": self.now()}
-        if title != doc.fields.title:
-            changes["title"] = title
-        data = render_edit(doc, changes, text).encode("utf-8")
-        check_size(data, self.sync.limits)
-        version = NewVersion(changes["updated"], via, title, text, doc.fields.source)
-        return self._commit(scope, memory_id, data, seen=raw, version=version)
-
-    def _write_back(
-        self, scope: Scope, memory_id: str, doc: Document, raw: bytes, version: Version, via: str
-    ) -> Memory:
-        refuse(title_refusal(version.title, self._limits()) or length_refusal(version.text, self._limits()))
-        if (version.title, version.text) == (doc.fields.title, doc.text):
-            return self._get(scope, memory_id)
-        return self._save_content(scope, memory_id, doc, raw, version.title, version.text, via)
+        return True
 
     def _make_set(self, scope: Scope) -> None:
         """Create a workspace's folder the first time something is written there."""
@@ -155,9 +160,11 @@ class Transactions:
         if scope is not None and scope not in self.sync.loaded().workspaces:
             self.sync.loaded().workspaces[scope] = folder
 
-    def _commit(
+    def commit(
         self, scope: Scope, memory_id: str, data: bytes, *, seen: bytes | None, version: NewVersion | None
     ) -> Memory:
+        """Write ``data`` as the memory's file (``seen``: the bytes read, None for a new file),
+        ``version`` kept first, and take the result into the picture."""
         made = missing_folders(self.root, scope_dir(self.root, scope))
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)

@@ -196,6 +196,12 @@ CASES = [
     ),
     Case("change_after_outside_edit", lambda s: s.change(None, A, text="three"), _outside_edit),
     Case("set_enabled", lambda s: s.set_enabled(None, A, False)),
+    Case("edit", lambda s: s.edit(None, A, title="Alpha two", text="three", enabled=False)),
+    Case(
+        "change_frontmatter",
+        lambda s: s.change_frontmatter(None, A, "title: Renamed\nenabled: true\nsource: user"),
+    ),
+    Case("keep_outside_edit", lambda s: s.keep_outside_edit(None, A), _outside_edit),
     Case("delete", lambda s: s.delete(None, A)),
     Case("delete_problem_file", lambda s: s.delete(None, PROBLEM)),
     Case("restore", lambda s: s.restore_deleted(None, D)),
