@@ -225,7 +225,10 @@ class MemoryStore:
                 return []
             except OSError:
                 return []
-        return history.list_versions(self.root, hdir)
+        try:
+            return history.list_versions(self.root, hdir)
+        except OSError:
+            return []  # a version that cannot be read (EIO, EACCES): a change would say so
 
     def deleted(self, scope: Scope) -> list[Deleted]:
         """The memories of a scope waiting under Recently deleted, newest first."""
@@ -250,7 +253,10 @@ class MemoryStore:
             if os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 continue
             if record is None:
-                newest = history.newest_version(self.root, folder / memory_id)
+                try:
+                    newest = history.newest_version(self.root, folder / memory_id)
+                except OSError:
+                    continue
                 if newest is not None:  # removed outside the app (rm); its versions remain
                     found.append(
                         Deleted(memory_id, scope, newest.title, newest.moment, newest.text, outside=True)

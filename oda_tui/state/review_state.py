@@ -170,7 +170,10 @@ def mark_reviewed(
     """Mark a memory reviewed up to ``version`` (default: its newest version, whatever its
     source). Returns the name marked, or None when the memory has no versions."""
     if version is None:
-        names = version_names(store.root, history_dir(store.root, scope, memory_id))
+        try:
+            names = version_names(store.root, history_dir(store.root, scope, memory_id))
+        except OSError:
+            return None
         if not names:
             return None
         version = names[-1][:-3]
@@ -248,7 +251,10 @@ def review_with_problem(
     for scope in [None, *store.workspaces()]:
         marks = _marks_of(read.data, store, scope)
         for memory in store.memories(scope):
-            item = _pending(store, memory, marks.get(memory.id))
+            try:
+                item = _pending(store, memory, marks.get(memory.id))
+            except OSError:
+                item = None  # its history cannot be read now (EIO, EACCES)
             if item is not None:
                 found.append(item)
         for deleted in store.deleted(scope):
