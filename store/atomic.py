@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 
 from .layout import make_dirs
-from .safe_io import check_folder, remove_file
+from .safe_io import check_folder, folder, relative_parts, remove_file
 
 
 def fsync_dir(folder: Path) -> None:
@@ -107,3 +107,29 @@ def remove_durably(path: Path, *, root: Path | None = None) -> None:
     except FileNotFoundError:
         return
     fsync_dir(path.parent)
+
+
+def missing_folders(root: Path, path: Path) -> list[Path]:
+    """The folders from ``root`` down to ``path`` that are not there yet, outermost first: what
+    a change that makes ``path`` must take away again when it is refused."""
+    parts = relative_parts(root, path)
+    missing: list[Path] = []
+    for depth in range(len(parts), 0, -1):
+        candidate = Path(root, *parts[:depth])
+        if os.path.lexists(candidate):
+            break
+        missing.append(candidate)
+    return missing[::-1]
+
+
+def remove_empty_folders(root: Path, made: list[Path]) -> None:
+    """Take away the folders of ``made`` (``missing_folders``) that are still empty, innermost
+    first, without following a link; one that is not empty (or not removable) stays."""
+    for path in reversed(made):
+        try:
+            with folder(root, path.parent) as dir_fd:
+                os.rmdir(path.name, dir_fd=dir_fd)
+        except FileNotFoundError:
+            continue  # never made: the change stopped before it
+        except OSError:
+            return

@@ -17,7 +17,7 @@ from . import messages as msg
 from .atomic import write_atomic
 from .chat import entry_chars
 from .commit import read_limited
-from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, StoreError, UnknownMemory
+from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, UnknownMemory
 from .history import NewVersion
 from .layout import history_dir, is_valid_id
 from .layout import memory_path as _memory_path
@@ -184,11 +184,19 @@ class Changes(Transactions):
             item = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
             if item is None:
                 raise UnknownMemory(memory_id)
-            raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
+            try:
+                raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
+            except safe_io.Unsafe:
+                raise
+            except OSError:  # unreadable (mode 000, EIO): deleting is a rename, never refused for it
+                raw = None
             doc = None if raw is None else parse_bytes(raw, self.sync.limits)
             if isinstance(doc, Document):
                 self.record_outside(scope, memory_id, doc)
-            trash.delete(self.root, path, history_dir(self.root, scope, memory_id), raw, doc, self.now())
+            last_seen = doc if raw is not None or not isinstance(item, Memory) else item
+            trash.delete(
+                self.root, path, history_dir(self.root, scope, memory_id), raw, last_seen, self.now(), via=via
+            )
             self.sync.loaded().drop(str(path))
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
@@ -206,6 +214,8 @@ class Changes(Transactions):
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
             if os.path.lexists(path):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
+            if record.unreadable is not None:
+                raise CouldNotChange(record.unreadable)
             # Read with room to spare, so a text over today's limit gets the change message.
             doc = None if record.problem else parse_bytes(record.raw, history.READ_LIMITS)
             version = None
@@ -219,13 +229,13 @@ class Changes(Transactions):
                     self.budget.check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
                 version = NewVersion(self.now(), "restore", doc.fields.title, doc.text, doc.fields.source)
             elif isinstance(doc, FileProblem):
-                raise StoreError(doc.message)
+                raise CouldNotChange(f"its file has a problem: {doc.message.rstrip('.')}")
             self._make_set(scope)
             trash.restore(self.root, path, hdir, version, self.sync.limits.versions_kept)
             if version is None:
                 self.sync.reload(path)
                 return None
-            return self._note_written(scope, memory_id)
+            return self._note_written(scope, memory_id, record.raw)
 
     def purge_deleted(self, scope: Scope, memory_id: str) -> None:
         """Remove a deleted memory and all its versions for good (the one irreversible action)."""

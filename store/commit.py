@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 
 from . import history, safe_io
-from .atomic import fsync_dir, write_temp
+from .atomic import fsync_dir, missing_folders, remove_empty_folders, write_temp
 from .errors import CouldNotChange
 from .history import NewVersion
 from .limits import Limits
@@ -83,10 +83,16 @@ def commit(  # noqa: C901, PLR0912, PLR0915
     """Put ``data`` in place of ``path``, whose bytes the caller read as ``seen`` (None: the
     file must not exist yet), with ``version`` kept first. Refused means not applied."""
     staged = staged_path(path, data)
-    os.replace(write_temp(path.parent, f".{path.name}.", data, suffix=PART, root=root), staged)
+    made = missing_folders(root, hdir / history.VERSIONS) if version is not None else []
     written: Version | None = None
     swapped = False
     try:
+        part = write_temp(path.parent, f".{path.name}.", data, suffix=PART, root=root)
+        try:
+            os.replace(part, staged)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
         if version is not None:
             written = history.write_new_version(root, hdir, version)
         if seen is not None and _exchanged(staged, path):
@@ -119,8 +125,13 @@ def commit(  # noqa: C901, PLR0912, PLR0915
         if written is not None:
             history.remove_version(root, hdir, written.name)
         staged.unlink(missing_ok=True)
+        remove_empty_folders(root, made)
         raise
-    staged.unlink(missing_ok=True)
+    # The change is in place: nothing from here on may refuse it.
+    try:
+        staged.unlink(missing_ok=True)
+    except OSError:
+        pass  # what a swap handed back: the next change keeps or drops it (``store.leftovers``)
     fsync_dir(path.parent)
     if written is not None:
         history.trim(root, hdir, limits.versions_kept)
@@ -160,16 +171,17 @@ def keep_external(root: Path, hdir: Path, doc: Document, newest: Version | None)
     """Keep ``doc``'s text as an ``external`` version, ordered before ``newest`` (the version of
     what is current), unless history has that text already."""
     key = (doc.fields.title, doc.text)
-    if any((v.title, v.text) == key for v in history.list_versions(root, hdir)):
-        return
-    added = history.write_version(
-        root,
-        hdir,
-        moment=now_utc(),
-        source="external",
-        title=doc.fields.title,
-        text=doc.text,
-        memory_source=doc.fields.source,
-    )
-    if added is not None and newest is not None:
+    if not any((v.title, v.text) == key for v in history.list_versions(root, hdir)):
+        history.write_version(
+            root,
+            hdir,
+            moment=now_utc(),
+            source="external",
+            title=doc.fields.title,
+            text=doc.text,
+            memory_source=doc.fields.source,
+        )
+    # Also when theirs was kept already: a keep stopped by a fault between the two steps is
+    # taken up again by the next change.
+    if newest is not None and history.version_names(root, hdir)[-1:] != [f"{newest.name}.md"]:
         history.make_newest(root, hdir, newest)

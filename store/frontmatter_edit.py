@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import history
 from . import messages as msg
-from .errors import StoreError
+from .errors import CouldNotChange
 from .history import NewVersion
 from .limits import Limits
 from .memory_fields import FileProblem
@@ -86,7 +86,9 @@ def change_frontmatter(
         check_size(data, limits)
         parsed = parse_text(content, history.READ_LIMITS)
         if isinstance(parsed, FileProblem):
-            raise StoreError(_as_in_block(parsed.message, block))
+            # The spec's form for any other failure, naming the problem in the store's words.
+            problem = _as_in_block(parsed.message, block).rstrip(".")
+            raise CouldNotChange(f"the frontmatter block has a problem: {problem}")
         fields = parsed.fields
         refuse(title_refusal(fields.title, limits) or length_refusal(parsed.text, limits))
         if not allow_secret:

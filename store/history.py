@@ -4,16 +4,20 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 
 - ``versions/<YYYYMMDDTHHMMSSmmmZ>-<source>[-N].md`` — one kept version, a memory file itself;
 - ``deleted.md`` — the file's exact bytes when it was deleted;
-- ``deleted.json`` — when, its title, and whether it was a problem file (present = deleted).
+- ``deleted.json`` — when, its title, whether it was a problem file, and where the deletion came
+  from (``via``, a version source such as ``chat``; present = deleted).
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import os
 import re
+import secrets
+import stat
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .atomic import fsync_dir, remove_durably, write_temp
@@ -22,13 +26,25 @@ from .memory_fields import Document, Fields
 from .memory_render import render_new
 from .memoryfile import parse_bytes
 from .model import Version
-from .safe_io import DELETION_META_MAX_BYTES, TooLarge, Unsafe, list_names, read_regular, remove_tree
+from .safe_io import (
+    DELETION_META_MAX_BYTES,
+    TooLarge,
+    Unsafe,
+    entry_reason,
+    folder,
+    list_names,
+    read_regular,
+    relative_parts,
+    remove_tree,
+)
 from .swap import rename_new
 from .timestamps import format_moment, parse_moment, parse_timestamp
 
 VERSIONS = "versions"
 DELETED_BYTES = "deleted.md"
 DELETED_META = "deleted.json"
+#: The end of the name a purged history is renamed to before it is removed.
+PURGED = ".purged"
 SOURCES = ("chat", "settings", "restore", "undo", "external", "found")
 _NAME = re.compile(r"(\d{8}T\d{9}Z)-([a-z]+)(?:-(\d+))?\.md\Z")
 # Versions are read with generous limits: a version stays readable after limits are lowered.
@@ -59,6 +75,10 @@ class DeletionRecord:
     deleted_at: datetime
     problem: bool
     raw: bytes
+    via: str = "settings"  # where the deletion came from (older records: the app's)
+    #: Why the record, or the bytes it keeps, cannot be read (EIO, EACCES): it is there, it
+    #: can be purged, but nothing can be restored from it until it can be read.
+    unreadable: str | None = None
 
 
 def version_name_parts(file_name: str) -> tuple[str, str, int] | None:
@@ -77,22 +97,24 @@ def _sort_key(name: str) -> tuple[str, int, str]:
 
 def version_names(root: Path, hdir: Path) -> list[str]:
     """The file names of a memory's versions, oldest first (none when the folder, or one on
-    the way to it, is a link or not a folder)."""
+    the way to it, is a link or not a folder). A folder that cannot be read (EIO, EACCES)
+    raises: a change never takes that for a memory without versions."""
     try:
         names = [n for n in list_names(root, hdir / VERSIONS) if _NAME.match(n)]
-    except OSError:
+    except Unsafe:
         return []
     return sorted(names, key=_sort_key)
 
 
 def read_version(root: Path, hdir: Path, file_name: str) -> Version | None:
-    """One version, or None when its file is gone, unreadable, too large or not a regular file."""
+    """One version, or None when its file is gone, too large or not a regular file; a file
+    that cannot be read (EIO, EACCES) raises, so no change decides on a history read in part."""
     m = _NAME.match(file_name)
     if m is None:
         return None
     try:
         raw = read_regular(root, hdir / VERSIONS / file_name, READ_LIMITS.file_max_bytes)
-    except OSError:
+    except (FileNotFoundError, Unsafe, TooLarge):
         return None
     doc = parse_bytes(raw, READ_LIMITS)
     moment = parse_moment(m.group(1))
@@ -113,10 +135,10 @@ def newest_version(root: Path, hdir: Path) -> Version | None:
 
 
 def memory_source(root: Path, hdir: Path, version: Version) -> str:
-    """Who saved the memory a version was kept of ("user" or "ai"; "user" when unreadable)."""
+    """Who saved the memory a version was kept of ("user" or "ai"; "user" when it is gone)."""
     try:
         raw = read_regular(root, hdir / VERSIONS / f"{version.name}.md", READ_LIMITS.file_max_bytes)
-    except OSError:
+    except (FileNotFoundError, Unsafe, TooLarge):
         return "user"
     doc = parse_bytes(raw, READ_LIMITS)
     return doc.fields.source if isinstance(doc, Document) else "user"
@@ -169,8 +191,9 @@ def write_version(
     tmp = write_temp(folder, ".version.", render_new(fields, text).encode("utf-8"), root=root)
     try:
         name, moment = place(root, hdir, tmp, moment, source)
-    finally:
+    except BaseException:
         tmp.unlink(missing_ok=True)
+        raise
     fsync_dir(folder)
     return Version(name=name, moment=moment, source=source, title=title, text=text)
 
@@ -202,13 +225,23 @@ def remove_version(root: Path, hdir: Path, name: str) -> None:
 
 
 def trim(root: Path, hdir: Path, keep: int) -> None:
-    """Keep each (title, text) once, as its newest version, and only the ``keep`` newest."""
+    """Keep each (title, text) once, as its newest version, and only the ``keep`` newest.
+
+    Never raises: it runs after a change is in place, and a version it cannot drop now is
+    dropped by the next trim."""
     seen: set[tuple[str, str]] = set()
     kept = 0
-    for version in list_versions(root, hdir):
+    try:
+        versions = list_versions(root, hdir)
+    except OSError:
+        return
+    for version in versions:
         key = (version.title, version.text)
         if key in seen or kept >= keep:
-            remove_durably(hdir / VERSIONS / f"{version.name}.md", root=root)
+            try:
+                remove_durably(hdir / VERSIONS / f"{version.name}.md", root=root)
+            except OSError:
+                pass
             continue
         seen.add(key)
         kept += 1
@@ -235,34 +268,74 @@ def add_version(
 
 
 def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:
-    """The deletion record of a memory, or None when it is not deleted (or unreadable, or
-    larger than any memory file can be). Raises ``safe_io.Unsafe`` when it, or a folder on
-    the way, is a link or not what it should be: nothing is read through it."""
+    """The deletion record of a memory, or None when it is not deleted (or its record is not
+    one: not JSON, or larger than any memory file can be). A record that is there but cannot
+    be read (EIO, EACCES) comes back with ``unreadable`` set, never as "not deleted". Raises
+    ``safe_io.Unsafe`` when it, or a folder on the way, is a link or not what it should be:
+    nothing is read through it."""
     try:
         meta = json.loads(read_regular(root, hdir / DELETED_META, DELETION_META_MAX_BYTES).decode("utf-8"))
-        if isinstance(meta, dict) and meta.get("problem") is True:
-            raw = b""
-            try:
-                read_regular(root, hdir / DELETED_BYTES, 0)  # there, and a regular file
-            except TooLarge:
-                pass
-        else:
-            raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
+    except (FileNotFoundError, TooLarge, ValueError, RecursionError):
+        return None
     except Unsafe:
         raise
-    except (OSError, ValueError, RecursionError):
-        return None
+    except OSError as exc:
+        return _unreadable(root, hdir, DELETED_META, exc, "", problem=True)
     if not isinstance(meta, dict):
         return None
     moment = parse_timestamp(str(meta.get("deleted_at", "")))
     if moment is None:
         return None
+    title = str(meta.get("title", ""))
+    problem = meta.get("problem") is True  # only the JSON true: "false" is not true
+    via = meta["via"] if meta.get("via") in SOURCES else "settings"  # older records: the app's
+    try:
+        if problem:  # moved back as it is, never read: it only has to be there
+            raw = b""
+            _regular_there(root, hdir / DELETED_BYTES)
+        else:
+            raw = read_regular(root, hdir / DELETED_BYTES, READ_LIMITS.file_max_bytes)
+    except (FileNotFoundError, TooLarge):
+        return None
+    except Unsafe:
+        raise
+    except OSError as exc:
+        return _unreadable(root, hdir, DELETED_BYTES, exc, title, problem=problem, moment=moment, via=via)
+    via = meta["via"] if meta.get("via") in SOURCES else "settings"
+    return DeletionRecord(title=title, deleted_at=moment, problem=problem, raw=raw, via=via)
+
+
+def _unreadable(
+    root: Path,
+    hdir: Path,
+    name: str,
+    exc: OSError,
+    title: str,
+    *,
+    problem: bool,
+    moment: datetime | None = None,
+    via: str = "settings",
+) -> DeletionRecord:
+    shown = "/".join(relative_parts(root, hdir / name))
+    if moment is None:
+        try:
+            moment = datetime.fromtimestamp(os.lstat(hdir / name).st_mtime, UTC)
+        except OSError:
+            moment = datetime.fromtimestamp(0, UTC)
+    reason = f"{shown} could not be read ({exc.strerror or exc})"
     return DeletionRecord(
-        title=str(meta.get("title", "")),
-        deleted_at=moment,
-        problem=meta.get("problem") is True,  # only the JSON true: "false" is not true
-        raw=raw,
+        title=title, deleted_at=moment, problem=problem, raw=b"", unreadable=reason, via=via
     )
+
+
+def _regular_there(root: Path, path: Path) -> None:
+    """``path`` is there and a regular file (its ``lstat``: it need not be readable)."""
+    shown = "/".join(relative_parts(root, path))
+    with folder(root, path.parent) as dir_fd:
+        mode = os.lstat(path.name, dir_fd=dir_fd).st_mode
+    reason = entry_reason(mode, shown, want_dir=False)
+    if reason is not None:
+        raise Unsafe(reason, shown, kind="link" if stat.S_ISLNK(mode) else "not_regular")
 
 
 def clear_deletion(root: Path, hdir: Path) -> None:
@@ -272,5 +345,27 @@ def clear_deletion(root: Path, hdir: Path) -> None:
 
 
 def purge(root: Path, hdir: Path) -> None:
-    """Remove a memory's whole history: the one irreversible action (nothing through a link)."""
-    remove_tree(root, hdir)
+    """Remove a memory's whole history: the one irreversible action (nothing through a link).
+
+    The folder is first renamed aside in one step, so a purge is either done or not: what
+    cannot be removed of it then (``.<id>.<random>.purged``) goes at the next store's first
+    change (``store.leftovers``)."""
+    shown = "/".join(relative_parts(root, hdir))
+    aside = f".{hdir.name}.{secrets.token_hex(4)}{PURGED}"
+    with folder(root, hdir.parent) as dir_fd:
+        try:
+            mode = os.lstat(hdir.name, dir_fd=dir_fd).st_mode
+        except FileNotFoundError:
+            return
+        reason = entry_reason(mode, shown, want_dir=True)
+        if reason is not None:
+            raise Unsafe(reason, shown, kind="link" if stat.S_ISLNK(mode) else "not_folder")
+        os.rename(hdir.name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        try:
+            os.fsync(dir_fd)
+        except OSError:
+            pass
+    try:
+        remove_tree(root, hdir.parent / aside)
+    except OSError:
+        pass  # aside already: gone from every list

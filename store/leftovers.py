@@ -6,6 +6,10 @@
   text that was current, and the file removed: refused means not applied.
 - ``.<id>.md.<hash>.new`` with other bytes: what a swap handed back before the writer could
   compare it. Kept as an ``external`` version unless it is current or kept already.
+- a purged history renamed aside (``.<id>.<random>.purged``) that could not be removed at
+  once: removed.
+- a ``deleted.json`` without its ``deleted.md`` (a restore that could not remove it, or a
+  delete killed before its rename): no record, removed.
 - a ``write_atomic`` temp file (``.<name>.<random>.tmp``): in history (written only under the
   lock) removed at once; in a set folder, where another program may still rename its own,
   only once older than ``STALE_AFTER``.
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -38,6 +43,7 @@ STALE_AFTER = 60.0
 _PART = re.compile(r"\.[0-9a-f]{8}\.md\.[0-9a-f]{8}\.part\Z")
 _STAGED = re.compile(r"\.([0-9a-f]{8})\.md\.([0-9a-f]{16})\.new\Z")
 _TEMP = re.compile(r"\..+\.[0-9a-f]{8}\.tmp\Z")
+_PURGED = re.compile(rf"\.[0-9a-f]{{8}}\.[0-9a-f]{{8}}{re.escape(history.PURGED)}\Z")
 
 
 def recover_set(root: Path, scope: Scope, limits: Limits) -> None:
@@ -63,7 +69,8 @@ def recover_set(root: Path, scope: Scope, limits: Limits) -> None:
 
 
 def clean_history(root: Path, hdir: Path) -> None:
-    """Drop the temp files a killed writer left in one memory's history."""
+    """Drop the temp files a killed writer left in one memory's history, and a deletion
+    record without the file it keeps (a restore that could not remove it)."""
     for folder in (hdir, hdir / history.VERSIONS):
         try:
             names = safe_io.list_names(root, folder)
@@ -71,6 +78,8 @@ def clean_history(root: Path, hdir: Path) -> None:
             continue
         for name in names:
             if name.startswith(".") and name.endswith(".tmp"):
+                safe_io.remove_file(root, folder / name)
+            elif name == history.DELETED_META and history.DELETED_BYTES not in names:
                 safe_io.remove_file(root, folder / name)
 
 
@@ -101,6 +110,9 @@ def _clean_histories(root: Path, scope_folder: Path) -> None:
         return
     try:
         for memory_id in os.listdir(scope_fd):
+            if _PURGED.match(memory_id):
+                _remove_purged(memory_id, scope_fd)
+                continue
             memory_fd = _open_child(memory_id, scope_fd)
             if memory_fd is None:
                 continue
@@ -125,9 +137,19 @@ def _open_child(name: str, dir_fd: int) -> int | None:
         return None
 
 
+def _remove_purged(name: str, scope_fd: int) -> None:
+    """The rest of a purge that could not remove all it had renamed aside."""
+    try:
+        shutil.rmtree(name, dir_fd=scope_fd)  # a link is refused by rmtree, never followed
+    except OSError:
+        pass
+
+
 def _drop_temps(dir_fd: int) -> None:
-    for name in os.listdir(dir_fd):
-        if name.startswith(".") and name.endswith(".tmp"):
+    names = os.listdir(dir_fd)
+    for name in names:
+        stale = name == history.DELETED_META and history.DELETED_BYTES not in names
+        if stale or (name.startswith(".") and name.endswith(".tmp")):
             try:
                 os.unlink(name, dir_fd=dir_fd)
             except OSError:
@@ -171,8 +193,10 @@ def _recover_staged(root: Path, staged: Path, mark: str, path: Path, hdir: Path,
     elif isinstance(doc, Document):
         # What a swap handed back: keep it unless it is current or kept already.
         if current_key != (doc.fields.title, doc.text):
-            newest = history.newest_version(root, hdir)
-            ours = newest if newest is not None and (newest.title, newest.text) == current_key else None
+            # The newest version of what is current, wherever it is now (a keep stopped
+            # halfway may have put theirs after it).
+            versions = history.list_versions(root, hdir)
+            ours = next((v for v in versions if (v.title, v.text) == current_key), None)
             keep_external(root, hdir, doc, ours)
     else:
         safe_io.check_folder(root, hdir / history.VERSIONS)

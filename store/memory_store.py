@@ -225,7 +225,10 @@ class MemoryStore:
                 return []
             except OSError:
                 return []
-        return history.list_versions(self.root, hdir)
+        try:
+            return history.list_versions(self.root, hdir)
+        except OSError:
+            return []  # a version that cannot be read (EIO, EACCES): a change would say so
 
     def deleted(self, scope: Scope) -> list[Deleted]:
         """The memories of a scope waiting under Recently deleted, newest first."""
@@ -250,7 +253,10 @@ class MemoryStore:
             if os.path.lexists(_memory_path(self.root, scope, memory_id)):
                 continue
             if record is None:
-                newest = history.newest_version(self.root, folder / memory_id)
+                try:
+                    newest = history.newest_version(self.root, folder / memory_id)
+                except OSError:
+                    continue
                 if newest is not None:  # removed outside the app (rm); its versions remain
                     found.append(
                         Deleted(memory_id, scope, newest.title, newest.moment, newest.text, outside=True)
@@ -262,7 +268,11 @@ class MemoryStore:
                 text = doc.text if isinstance(doc, Document) else ""
             else:
                 text = self._problem_preview(folder / memory_id / history.DELETED_BYTES)
-            found.append(Deleted(memory_id, scope, record.title, record.deleted_at, text, record.problem))
+            found.append(
+                Deleted(
+                    memory_id, scope, record.title, record.deleted_at, text, record.problem, via=record.via
+                )
+            )
         return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
 
     def _problem_preview(self, path: Path) -> str:

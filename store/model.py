@@ -83,6 +83,8 @@ class Deleted:
     #: Removed by another program (``rm``): no deletion record, so ``deleted_at`` is the moment
     #: of its newest version and a restore writes that version back.
     outside: bool = False
+    #: Where the deletion came from, as a version's source: ``chat`` for an agent's.
+    via: str = "settings"
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,8 +184,8 @@ def read_file(
             return sig, FileProblem(msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes))
         try:
             raw = read_fd(fd, st.st_size, limits.file_max_bytes)
-        except OSError as exc:
-            return sig, FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+        except OSError as exc:  # EIO: no signature, so the next look reads it again
+            return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     finally:
         os.close(fd)
     return sig, parse_content(raw, limits)
@@ -203,7 +203,10 @@ def _unopened(path: Path | str, dir_fd: int | None, exc: OSError) -> tuple[Signa
         st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
     except OSError:
         return None
-    return (signature(st), FileProblem(reason)) if stat.S_ISREG(st.st_mode) else None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    # No signature: the next look tries again (a refusal need not change the file's stat).
+    return (0, 0, 0, 0), FileProblem(reason)
 
 
 def item_for(

@@ -77,7 +77,10 @@ def rename_new(src: Path, dst: Path) -> None:
             raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), os.fspath(dst)) from exc
         os.rename(src, dst)
         return
-    os.unlink(src)
+    try:
+        os.unlink(src)
+    except OSError:
+        pass  # renamed all the same: the old name is a temp file the next change tidies away
 
 
 def exchange_available() -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import commit, history, leftovers, moves, safe_io
+from .atomic import missing_folders, remove_empty_folders
 from .budget import Budget
 from .commit import read_limited
 from .disk_sync import DiskSync
@@ -164,14 +165,27 @@ class Transactions:
     ) -> Memory:
         """Write ``data`` as the memory's file (``seen``: the bytes read, None for a new file),
         ``version`` kept first, and take the result into the picture."""
-        self._make_set(scope)
+        made = missing_folders(self.root, scope_dir(self.root, scope))
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)
-        commit.commit(self.root, path, data, seen=seen, hdir=hdir, version=version, limits=self.sync.limits)
-        return self._note_written(scope, memory_id)
+        try:
+            self._make_set(scope)
+            commit.commit(
+                self.root, path, data, seen=seen, hdir=hdir, version=version, limits=self.sync.limits
+            )
+        except BaseException:
+            if made:  # refused: no new empty workspace is left behind
+                remove_empty_folders(self.root, made)
+                if scope is not None:
+                    self.sync.loaded().workspaces.pop(scope, None)
+            raise
+        return self._note_written(scope, memory_id, data)
 
-    def _note_written(self, scope: Scope, memory_id: str) -> Memory:
-        """Take the file just written into the picture, so ``refresh`` does not report it."""
+    def _note_written(self, scope: Scope, memory_id: str, data: bytes | None = None) -> Memory:
+        """Take the file just written into the picture, so ``refresh`` does not report it.
+
+        The change is in place: when its file cannot be read back (EIO, EACCES) the picture
+        takes ``data``, the bytes written, with no signature, so the next ``refresh`` reads it."""
         path = _memory_path(self.root, scope, memory_id)
         found = read_file(path, self.sync.limits)
         if found is None:
@@ -179,6 +193,10 @@ class Transactions:
             raise UnknownMemory(memory_id)
         sig, parsed = found
         item = item_for(path, scope, memory_id, parsed)
+        if not isinstance(item, Memory) and data is not None:
+            written = parse_bytes(data, self.sync.limits)
+            if isinstance(written, Document):
+                sig, item = (0, 0, 0, 0), item_for(path, scope, memory_id, written)
         self.sync.loaded().put(str(path), sig, item)
         if not isinstance(item, Memory):
             raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")

@@ -15,24 +15,28 @@ from datetime import datetime
 from pathlib import Path
 
 from . import history
-from .atomic import fsync_dir, remove_durably, write_atomic
+from .atomic import fsync_dir, missing_folders, remove_durably, remove_empty_folders, write_atomic
 from .commit import read_limited
 from .history import NewVersion
 from .memory_fields import Document, FileProblem
 from .memoryfile import parse_bytes
+from .model import Memory
 from .swap import rename_new
 from .timestamps import format_timestamp
 
 
-def _write_meta(root: Path, hdir: Path, title: str, moment: datetime, problem: bool) -> None:
-    meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem}
+def _write_meta(root: Path, hdir: Path, title: str, moment: datetime, problem: bool, via: str) -> None:
+    meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem, "via": via}
     write_atomic(hdir / history.DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"), root=root)
 
 
-def _describe(path: Path, doc: Document | FileProblem | None) -> tuple[str, bool]:
-    """The title a deletion record shows, and whether the file was a problem."""
+def _describe(path: Path, doc: Document | FileProblem | Memory | None) -> tuple[str, bool]:
+    """The title a deletion record shows, and whether the file was a problem (a file that
+    could not be read is described as the store last read it, ``Memory``)."""
     if isinstance(doc, Document):
         return doc.fields.title, False
+    if isinstance(doc, Memory):
+        return doc.title, False
     return path.name, True
 
 
@@ -41,35 +45,52 @@ def delete(
     path: Path,
     hdir: Path,
     seen: bytes | None,
-    doc: Document | FileProblem | None,
+    doc: Document | FileProblem | Memory | None,
     moment: datetime,
+    *,
+    via: str = "settings",
 ) -> None:
-    """Move the memory file at ``path`` into ``hdir`` as its deletion record.
+    """Move the memory file at ``path`` into ``hdir`` as its deletion record (``via``: where
+    the deletion came from, e.g. ``chat``).
 
-    ``seen``/``doc`` are what the caller read; if another program saved in between, the record
-    is corrected to what was actually moved.
+    ``seen``/``doc`` are what the caller read (``seen`` None with a ``Memory``: the file could
+    not be read, which a rename does not need); if another program saved in between, the
+    record is corrected to what was actually moved.
     """
     title, problem = _describe(path, doc)
-    _write_meta(root, hdir, title, moment, problem)
+    made = missing_folders(root, hdir)
     kept = hdir / history.DELETED_BYTES
     try:
-        os.replace(path, kept)
-    except OSError as exc:
-        if exc.errno != errno.EXDEV:
-            remove_durably(hdir / history.DELETED_META, root=root)
-            raise
-        # History on another file system (a mount point): copy, then remove.
-        raw = read_limited(root, path, history.READ_LIMITS.file_max_bytes)
-        write_atomic(kept, raw or b"", root=root)
-        os.unlink(path)
+        _write_meta(root, hdir, title, moment, problem, via)
+        try:
+            os.replace(path, kept)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            # History on another file system (a mount point): copy, then remove.
+            raw = read_limited(root, path, history.READ_LIMITS.file_max_bytes)
+            write_atomic(kept, raw or b"", root=root)
+            os.unlink(path)
+    except BaseException:
+        if not os.path.lexists(path):
+            raise  # moved after all (the copy's removal failed): the record stays
+        remove_durably(hdir / history.DELETED_META, root=root)
+        remove_empty_folders(root, made)
+        raise
+    # Deleted: from here on nothing may refuse it.
     fsync_dir(hdir)
     fsync_dir(path.parent)
-    moved = read_limited(root, kept, len(seen) if seen is not None else 0)
+    if seen is None and isinstance(doc, Memory):
+        return  # it could not be read: the record says what the store last saw of it
+    try:
+        moved = read_limited(root, kept, len(seen) if seen is not None else 0)
+    except OSError:
+        return  # cannot be read back (mode 000, say): the record says what the store last saw
     if moved != seen:
         actual = parse_bytes(moved, history.READ_LIMITS) if moved is not None else None
         moved_title, moved_problem = _describe(path, actual)
         if (moved_title, moved_problem) != (title, problem):
-            _write_meta(root, hdir, moved_title, moment, moved_problem)
+            _write_meta(root, hdir, moved_title, moment, moved_problem, via)
 
 
 def restore(root: Path, path: Path, hdir: Path, version: NewVersion | None, keep: int) -> None:
@@ -83,7 +104,12 @@ def restore(root: Path, path: Path, hdir: Path, version: NewVersion | None, keep
         if written is not None:
             history.remove_version(root, hdir, written.name)
         raise
+    # Back in place: from here on nothing may refuse it. A ``deleted.json`` that cannot be
+    # removed now, without its ``deleted.md``, is no record; the next change drops it.
     fsync_dir(path.parent)
-    history.clear_deletion(root, hdir)
+    try:
+        history.clear_deletion(root, hdir)
+    except OSError:
+        pass
     if written is not None:
         history.trim(root, hdir, keep)

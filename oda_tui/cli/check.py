@@ -69,12 +69,19 @@ CHECKS: tuple[Callable[[MemoryStore], list[Finding]], ...] = (problems, ignored,
 
 
 def review(store: MemoryStore) -> list[Finding]:
-    """Memories saved by the agent that a chat created or changed since the last review."""
+    """Memories a chat created, changed or deleted since the last review."""
     found = []
     items, problem = review_with_problem(store)
     if problem is not None:
         note(problem)
     for item in items:
+        if item.deleted_by_agent:
+            found.append(
+                Finding(
+                    "review", str(item.memory.path), "Deleted by a chat: it waits under Recently deleted."
+                )
+            )
+            continue
         what = "created" if item.created_by_agent else "changed"
         found.append(Finding("review", str(item.memory.path), f"Saved by the agent: {what} by a chat."))
     return found

@@ -1,49 +1,83 @@
-"""The four tools' arguments: their JSON schemas, and the check every call goes through first.
+"""The tools' arguments: their JSON schemas, and the check every call goes through first.
 
 A call whose arguments are not what the tool takes is refused with one sentence the model can
-act on, before anything is read or written.
+act on (``BadArguments``), before anything is read or written.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+from store import Limits
 
 from . import messages as msg
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_KINDS: dict[type, str] = {str: "string", bool: "boolean", int: "integer"}
 
 
 @dataclass(frozen=True)
 class Argument:
-    """One argument a tool takes."""
+    """One argument a tool takes: a string, a boolean or a whole number.
+
+    ``max_length`` reads a string's limit from the store's current settings (None: no limit
+    of its own); ``minimum``/``maximum`` bound a number.
+    """
 
     name: str
-    kind: type  # str or bool
+    kind: type  # str, bool or int
     description: str
     required: bool = False
+    max_length: Callable[[Limits], int] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def schema(self, limits: Limits) -> dict[str, Any]:
+        """This argument's JSON schema under ``limits``."""
+        found: dict[str, Any] = {"type": _KINDS[self.kind], "description": self.description}
+        if self.max_length is not None:
+            found["maxLength"] = self.max_length(limits)
+        if self.minimum is not None:
+            found["minimum"] = self.minimum
+        if self.maximum is not None:
+            found["maximum"] = self.maximum
+        return found
 
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """A tool's name, what it does, and its arguments."""
+    """A tool: its name, title, what it does, its arguments, its answer's schema, its hints."""
 
     name: str
     description: str
     arguments: tuple[Argument, ...] = ()
     read_only: bool = False
-    idempotent: bool = False  # calling it twice answers the same (memory_read does not: deltas)
+    idempotent: bool = False  # calling it twice answers the same and changes nothing more
+    destructive: bool = False  # it may remove something (memory_delete)
+    title: str = ""
+    output_schema: dict[str, Any] = field(default_factory=dict)
 
-    def input_schema(self) -> dict[str, Any]:
+    @property
+    def writes(self) -> bool:
+        """Whether the tool changes memory (its failures read "could not be changed")."""
+        return not self.read_only
+
+    def describe(self, limits: Limits | None = None) -> str:
+        """The description with the limits in force filled in (``{title}``, ``{text}``, ``{tokens}``)."""
+        limits = limits or Limits()
+        return self.description.format(
+            title=limits.title_max_chars, text=limits.text_max_chars, tokens=limits.chat_max_tokens
+        )
+
+    def input_schema(self, limits: Limits | None = None) -> dict[str, Any]:
         """The JSON schema of the arguments (no other argument is accepted)."""
-        kinds = {str: "string", bool: "boolean"}
+        limits = limits or Limits()
         return {
             "type": "object",
-            "properties": {
-                a.name: {"type": kinds[a.kind], "description": a.description} for a in self.arguments
-            },
+            "properties": {a.name: a.schema(limits) for a in self.arguments},
             "required": [a.name for a in self.arguments if a.required],
             "additionalProperties": False,
         }
@@ -106,14 +140,28 @@ def _refuse_unknown(spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
 
 
 def _checked_value(arg: Argument, value: Any) -> Any:
-    """One given argument, of its kind and valid Unicode."""
+    """One given argument, of its kind (a string of valid Unicode, a boolean, a number in range)."""
     if arg.kind is bool:
         if not isinstance(value, bool):
             raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
-    elif not isinstance(value, str):
+        return value
+    if arg.kind is int:
+        return _checked_number(arg, value)
+    if not isinstance(value, str):
         raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
-    else:
-        found = _SURROGATE.search(value)
-        if found is not None:
-            raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
+    found = _SURROGATE.search(value)
+    if found is not None:
+        raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
+    return value
+
+
+def _checked_number(arg: Argument, value: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 50.0 is 50 (some clients send every number as a float)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadArguments(msg.NOT_A_NUMBER.format(arg=arg.name))
+    low = arg.minimum if arg.minimum is not None else value
+    high = arg.maximum if arg.maximum is not None else value
+    if not low <= value <= high:
+        raise BadArguments(msg.OUT_OF_RANGE.format(arg=arg.name, low=low, high=high))
     return value

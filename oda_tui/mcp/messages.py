@@ -1,48 +1,73 @@
 """What the MCP tools say to the model where the spec has no sentence (our wording).
 
 The spec's own sentences (the limits, an unknown id, "could not be changed") come from the
-store word for word; these cover the server's own cases.
+store word for word. Every other failure is a *reason*, put into the spec's form: ``The memory
+could not be changed: <reason>.`` for a tool that writes, and the same form with "read" for
+one that only reads (a failed read changed nothing, and says so).
 """
 
 from __future__ import annotations
 
+COULD_NOT_READ = "The memory could not be read: {reason}."
+
 # Secret-looking text: the model cannot confirm it the way a person can in the app.
 LOOKS_SECRET = (
-    "This text looks like it contains {what}; a memory is sent to the model with every message, "
-    "so it was not saved. Leave the secret out; the person can save it in oda-tui if they are sure."
+    "the text looks like it contains {what}, and a memory is sent to the model with every "
+    "message; leave the secret out (the person can save it in oda-tui if they are sure)"
 )
 
 # memory_read
 UNCHANGED = "The memory is unchanged since your last memory_read."
 EMPTY = "There are no memories for this chat yet."
-REVISION = (
-    "(Revision {revision}. Pass it as since to your next memory_read to get only what changes after this.)"
-)
 REVISION_UNKNOWN = (
     'The revision "{since}" is not one this server holds (it keeps the last {keep} it sent, '
     "until it restarts), so this is the complete memory."
 )
 
-# memory_change / memory_save
+# memory_save / memory_change / memory_delete
 SAVED = 'Saved the memory "{title}" (id {id}) in {scope}. It applies from the next step.'
+ALREADY_SAVED = (
+    'The memory "{title}" (id {id}) was already saved in {scope} with this title and text; '
+    "nothing new was saved."
+)
 CHANGED = 'Changed the memory "{title}" (id {id}). It applies from the next step.'
+TURNED_OFF = 'Turned off the memory "{title}" (id {id}): it is no longer sent, from the next step.'
+TURNED_ON = 'Turned on the memory "{title}" (id {id}). It applies from the next step.'
+DELETED = (
+    'Deleted the memory "{title}" (id {id}). It waits under Recently deleted in oda-tui, where '
+    "the person can restore it; it is no longer sent, from the next step."
+)
 AMBIGUOUS = "the id {id} is in both Global and workspace {key}; the person can tell them apart in oda-tui"
+PASSAGE_MISSING = (
+    'the passage in "old_text" does not occur in the memory\'s text; call memory_get for its current text'
+)
+PASSAGE_TWICE = (
+    'the passage in "old_text" occurs {n} times in the memory\'s text; give a longer passage that occurs once'
+)
+PASSAGE_EMPTY = 'the passage in "old_text" is empty'
+PASSAGE_ALONE = '"old_text" and "new_text" go together; give both'
+TEXT_AND_PASSAGE = 'give either "text" or "old_text" with "new_text", not both'
+BAD_CURSOR = 'the cursor "{cursor}" is not one memory_list gave; call memory_list without it'
 
 # Bad input (the tool call is refused; nothing is written).
 UNKNOWN_TOOL = 'There is no tool "{name}"; the tools are {names}.'
-UNKNOWN_ARGUMENTS = "{tool} does not take {args}; it takes {expected}."
-NO_ARGUMENTS = "{tool} takes no arguments."
-MISSING_ARGUMENT = '{tool} needs the argument "{arg}".'
-NOT_A_STRING = 'The argument "{arg}" must be a string.'
-NOT_A_BOOLEAN = 'The argument "{arg}" must be true or false.'
-ARGUMENTS_NOT_OBJECT = "The arguments must be a JSON object."
-LONE_SURROGATE = 'The argument "{arg}" is not valid text: it holds a lone surrogate (U+{code:04X}).'
+UNKNOWN_ARGUMENTS = "{tool} does not take {args}; it takes {expected}"
+NO_ARGUMENTS = "{tool} takes no arguments"
+MISSING_ARGUMENT = '{tool} needs the argument "{arg}"'
+NOT_A_STRING = 'the argument "{arg}" must be a string'
+NOT_A_BOOLEAN = 'the argument "{arg}" must be true or false'
+NOT_A_NUMBER = 'the argument "{arg}" must be a whole number'
+OUT_OF_RANGE = 'the argument "{arg}" must be from {low} to {high}'
+ARGUMENTS_NOT_OBJECT = "the arguments must be a JSON object"
+LONE_SURROGATE = 'the argument "{arg}" is not valid text (it holds a lone surrogate, U+{code:04X})'
 
 # The store's folder.
 ROOT_MISSING = (
-    "The memory folder {root} does not exist. Create it, or start oda-tui mcp with --root naming "
-    "the folder that holds the memories."
+    "the memory folder {root} does not exist; create it, or start oda-tui mcp with --root naming "
+    "the folder that holds the memories"
 )
-ROOT_NOT_FOLDER = "The memory folder {root} is not a folder."
-ROOT_UNREADABLE = "The memory folder {root} cannot be read: {reason}."
-UNEXPECTED = "The tool failed unexpectedly: {reason}."
+ROOT_NOT_FOLDER = "the memory folder {root} is not a folder"
+ROOT_UNREADABLE = "the memory folder {root} cannot be read: {reason}"
+UNEXPECTED = "an unexpected {reason}"
+ALREADY_ON = 'The memory "{title}" (id {id}) was already on; nothing was saved.'
+ALREADY_OFF = 'The memory "{title}" (id {id}) was already off; nothing was saved.'

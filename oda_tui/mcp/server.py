@@ -21,11 +21,13 @@ from mcp.server.caching import CacheHint
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
 from mcp.shared.exceptions import MCPError
 
-from store import MemoryStore
+from store import Limits, MemoryStore
 
 from ..version import version
 from . import tools
+from .answers import ToolResult, to_json
 from .arguments import ToolSpec
+from .messages import COULD_NOT_READ
 from .resource import MIME_TYPE, Subscribers, resource_text, resource_uri, watch_memory
 from .revisions import SentRevisions
 from .session import ChatSession, RootProblem
@@ -36,10 +38,15 @@ RESOURCE_NOT_FOUND = -32002
 
 INSTRUCTIONS = (
     "Memories are short notes kept for future chats, in files the person manages in oda-tui. "
-    "Call memory_read at the start of each conversation for the complete memory, and later with "
-    "since set to the revision you hold for only what changed. "
-    "Use memory_list for the ids, memory_save for a new memory and memory_change to change one. "
-    "Never save secrets. The person sees, reviews and can undo what you save or change."
+    "At the start of each conversation, and after your context was compacted, call memory_read "
+    "for the complete memory; each answer carries a revision. Later, memory_read(since=REV) "
+    "returns what changed since revision REV (or says nothing did): pass the last revision you "
+    "received before relying on the memory again. "
+    "memory_list gives the ids (query searches titles and texts), memory_get one memory whole; "
+    "memory_save saves a new memory, memory_change changes one (its title, its text, one "
+    "passage, or on/off) and memory_delete deletes one. Save only what matters in future "
+    "chats, and never secrets. The person reviews every change you make in oda-tui and can "
+    "undo it."
 )
 
 
@@ -62,26 +69,44 @@ class Served:
         await self._ready.wait()
 
 
-def _tool(spec: ToolSpec) -> types.Tool:
+def _tool(spec: ToolSpec, limits: Limits) -> types.Tool:
     return types.Tool(
         name=spec.name,
-        description=spec.description,
-        input_schema=spec.input_schema(),
+        title=spec.title,
+        description=spec.describe(limits),
+        input_schema=spec.input_schema(limits),
+        output_schema=spec.output_schema,
         annotations=types.ToolAnnotations(
+            title=spec.title,
             read_only_hint=spec.read_only,
-            destructive_hint=False,
+            destructive_hint=spec.destructive,
             idempotent_hint=spec.idempotent,
             open_world_hint=False,
         ),
     )
 
 
-def _result(outcome: tools.ToolResult) -> types.CallToolResult:
+def _result(outcome: ToolResult) -> types.CallToolResult:
+    if outcome.error or outcome.data is None:
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=outcome.text)], is_error=outcome.error
+        )
+    data, body = outcome.data, to_json(outcome.data)
+    if outcome.text not in (data.get("message"), data.get("text"), body):
+        data = {**data, "message": outcome.text}  # the sentence too (an empty memory's, say)
+        body = to_json(data)
+    # The JSON is also the text block, for clients that show only the content.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=outcome.text)],
-        structured_content=outcome.data,
-        is_error=outcome.error,
+        content=[types.TextContent(type="text", text=body)], structured_content=data, is_error=False
     )
+
+
+def _limits(session: ChatSession) -> Limits:
+    """The limits in force now (the defaults while the folder cannot be read)."""
+    try:
+        return session.store.limits
+    except OSError:
+        return Limits()
 
 
 # The handlers close over the server's uri, bus and root; mccabe counts each nested handler's
@@ -120,7 +145,8 @@ def build_server(  # noqa: C901, PLR0915
     async def list_tools(
         _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_tool(spec) for spec in tools.SPECS])
+        limits = await anyio.to_thread.run_sync(_limits, _ctx.lifespan_context.session)
+        return types.ListToolsResult(tools=[_tool(spec, limits) for spec in tools.SPECS])
 
     async def call_tool(
         ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
@@ -145,6 +171,12 @@ def build_server(  # noqa: C901, PLR0915
     ) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[_resource()])
 
+    async def list_templates(
+        _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        # None: the one resource has a fixed address (asked anyway by clients that list all).
+        return types.ListResourceTemplatesResult(resource_templates=[])
+
     def _check_uri(asked: str) -> None:
         if asked != uri:
             raise MCPError(
@@ -159,7 +191,8 @@ def build_server(  # noqa: C901, PLR0915
         try:
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
         except (RootProblem, OSError) as exc:
-            raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
+            reason = str(exc) if isinstance(exc, RootProblem) else exc.strerror or str(exc)
+            raise MCPError(types.INVALID_PARAMS, COULD_NOT_READ.format(reason=reason)) from exc
         contents: list[types.TextResourceContents | types.BlobResourceContents] = [
             types.TextResourceContents(uri=uri, mime_type=MIME_TYPE, text=text)
         ]
@@ -192,6 +225,7 @@ def build_server(  # noqa: C901, PLR0915
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,

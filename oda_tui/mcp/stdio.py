@@ -1,33 +1,37 @@
 """Serving over stdin and stdout, with an answer for every line the SDK cannot read.
 
-The SDK's stdio transport drops a line it cannot parse without a reply, so a client that sent
-a lone surrogate (``"\\ud800"``, which JSON allows and UTF-8 cannot hold) or a broken line would
-wait for ever. Here such a line gets a JSON-RPC error naming the problem; nothing is done. Bytes
-that are not UTF-8 are refused the same way instead of being replaced with U+FFFD in silence.
+Lines the SDK reads go to the server as they are. One it cannot read is triaged
+(``wire.triage``): a tool call holding a lone surrogate still reaches the tool (which refuses
+it in the spec's form), a broken or foreign line gets a JSON-RPC error instead of silence, and
+a batch (a JSON array) is answered item by item, as one array, on the protocol versions that
+have batches (2024-11-05, 2025-03-26) and refused on later ones. Bytes that are not UTF-8 are
+kept visible (as lone surrogates) instead of being replaced with U+FFFD in silence.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
+from pydantic import RootModel
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-NOT_JSON = "The line is not a JSON-RPC message: {reason}"
-NOT_TEXT = (
-    "The request holds a lone surrogate (U+{code:04X}) or bytes that are not UTF-8, which are "
-    "not valid text; nothing was done."
+from .wire import (
+    EMPTY_BATCH,
+    INVALID_REQUEST,
+    Batch,
+    Forward,
+    Reply,
+    batch_refusal,
+    error,
+    triage,
+    triage_item,
 )
 
 
@@ -54,28 +58,113 @@ class _Lines:
             await self._file.aclose()
 
 
-def answer_for(line: str) -> types.JSONRPCError | None:
-    """The error reply for a line the SDK could not parse (None: nothing to answer)."""
-    if not line.strip():
-        return None
-    try:
-        message = json.loads(line.strip())
-    except (ValueError, RecursionError) as exc:
-        return types.JSONRPCError(
-            jsonrpc="2.0",
-            id=None,
-            error=types.ErrorData(code=PARSE_ERROR, message=NOT_JSON.format(reason=exc)),
-        )
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
-        return None  # a notification (or a reply): JSON-RPC sends nothing back
-    found = _SURROGATE.search(line) or _SURROGATE.search(json.dumps(message, ensure_ascii=False))
-    if found is not None:
-        text = NOT_TEXT.format(code=ord(found.group()))
-        return types.JSONRPCError(
-            jsonrpc="2.0", id=request_id, error=types.ErrorData(code=INVALID_REQUEST, message=text)
-        )
-    return None  # the SDK answers other malformed requests itself
+class _Raw(RootModel[Any]):
+    """A reply written exactly as built (an error echoing an id the SDK's types refuse, or a
+    batch's array): the SDK's writer only calls ``model_dump_json`` on it."""
+
+
+def _raw(payload: Any) -> SessionMessage:
+    return SessionMessage(cast(types.JSONRPCMessage, _Raw(payload)))
+
+
+class _Replies:
+    """The server's replies on their way out: a batch's are held and sent as one array, and
+    the protocol version the client and server agreed on is noted from ``initialize``."""
+
+    def __init__(self, out: MemoryObjectSendStream[SessionMessage]) -> None:
+        self.out = out
+        self.version: str | None = None
+        self._batches: list[tuple[set[Any], list[Any]]] = []  # ids still waited for, replies so far
+
+    def hold(self, ids: set[Any], ready: list[Any]) -> bool:
+        """Collect the replies to ``ids`` with ``ready`` (False: nothing to wait for)."""
+        if not ids:
+            return False
+        self._batches.append((ids, ready))
+        return True
+
+    async def send(self, item: SessionMessage) -> None:
+        message = item.message
+        if isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict):
+            version = message.result.get("protocolVersion")
+            if isinstance(version, str):
+                self.version = version
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            for waiting, replies in self._batches:
+                if message.id in waiting:
+                    waiting.discard(message.id)
+                    replies.append(message.model_dump(by_alias=True, exclude_unset=True, mode="json"))
+                    if not waiting:
+                        self._batches.remove((waiting, replies))
+                        await self.out.send(_raw(replies))
+                    return
+        await self.out.send(item)
+
+
+def _misread_request(item: SessionMessage, line: str) -> bool:
+    """A request the SDK took for a notification: its id is not one it knows (``5.5``)."""
+    return isinstance(item.message, types.JSONRPCNotification) and '"id"' in line
+
+
+class _Relay:
+    """Moves what the SDK read from stdin to the server, answering what it could not read."""
+
+    def __init__(
+        self,
+        lines: _Lines,
+        inbound: MemoryObjectSendStream[SessionMessage | Exception],
+        write: MemoryObjectSendStream[SessionMessage],
+        replies: _Replies,
+    ) -> None:
+        self.lines = lines
+        self.inbound = inbound
+        self.write = write
+        self.replies = replies
+
+    async def run(self, sdk_read: MemoryObjectReceiveStream[SessionMessage | Exception]) -> None:
+        """Until stdin ends: each message on to the server, or its answer back."""
+        async with self.inbound, sdk_read:
+            async for item in sdk_read:
+                # Read before any await: the SDK reads its next line only after this one.
+                line = self.lines.current
+                if isinstance(item, Exception):
+                    await self._unread(line)
+                    continue
+                bad_id = triage(line) if _misread_request(item, line) else None
+                if isinstance(bad_id, Reply):
+                    await self.write.send(_raw(bad_id.payload))
+                else:
+                    await self.inbound.send(item)
+
+    async def _unread(self, line: str) -> None:
+        """A line the SDK could not read: on to the server after all, answered, or a batch."""
+        found = triage(line)
+        if isinstance(found, Forward):
+            await self.inbound.send(SessionMessage(found.message))
+        elif isinstance(found, Reply):
+            await self.write.send(_raw(found.payload))
+        elif isinstance(found, Batch):
+            await self._batch(found.items)
+
+    async def _batch(self, items: list[Any]) -> None:
+        """Answered as one array where the agreed version has batches, else refused."""
+        refusal = batch_refusal(self.replies.version)
+        if refusal is not None or not items:
+            await self.write.send(_raw(refusal or error(None, INVALID_REQUEST, EMPTY_BATCH)))
+            return
+        ready: list[Any] = []
+        forward: list[types.JSONRPCMessage] = []
+        for item in items:
+            found = triage_item(item)
+            if isinstance(found, Reply):
+                ready.append(found.payload)
+            elif isinstance(found, Forward):
+                forward.append(found.message)
+        ids = {m.id for m in forward if isinstance(m, types.JSONRPCRequest)}
+        if not self.replies.hold(ids, ready) and ready:
+            await self.write.send(_raw(ready))
+        for message in forward:
+            await self.inbound.send(SessionMessage(message))
 
 
 async def serve_stdio(server: Server[Any]) -> None:
@@ -83,19 +172,17 @@ async def serve_stdio(server: Server[Any]) -> None:
     lines = _Lines()
     async with stdio_server(stdin=lines) as (sdk_read, write):  # type: ignore[arg-type]
         inbound_send, inbound = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        outbound, outbound_read = anyio.create_memory_object_stream[SessionMessage](0)
+        replies = _Replies(write)
+        relay = _Relay(lines, inbound_send, write, replies)
 
-        async def relay() -> None:
-            async with inbound_send, sdk_read:
-                async for item in sdk_read:
-                    if isinstance(item, Exception):
-                        # Read before any await: the SDK reads its next line only after this one.
-                        reply = answer_for(lines.current)
-                        if reply is not None:
-                            await write.send(SessionMessage(reply))
-                            continue
-                    await inbound_send.send(item)
+        async def pass_on() -> None:
+            async with outbound_read, write:
+                async for item in outbound_read:
+                    await replies.send(item)
 
         async with anyio.create_task_group() as group:
-            group.start_soon(relay)
-            await server.run(inbound, write, server.create_initialization_options())
+            group.start_soon(relay.run, sdk_read)
+            group.start_soon(pass_on)
+            await server.run(inbound, outbound, server.create_initialization_options())
             group.cancel_scope.cancel()

@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 
 from store import scope_label
 from store.model import Memory, Scope
+from store.search import matches, query_words
 
 from ..session.access import session_of
 from ..session.marks import Marks
@@ -24,12 +25,6 @@ from ..text.safe import clean_line
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
-
-
-def matches(memory: Memory, words: list[str]) -> bool:
-    """True when every filter word occurs in the title or the text (any case)."""
-    haystack = f"{memory.title}\n{memory.text}".casefold()
-    return all(word in haystack for word in words)
 
 
 class BrowsePane(Horizontal):
@@ -244,7 +239,7 @@ class BrowsePane(Horizontal):
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         # Not stopped: the screen then opens the row the filter leaves under the cursor.
-        self.filter_words = event.value.casefold().split()
+        self.filter_words = query_words(event.value)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 
 def what_happened(item: ReviewItem) -> str:
-    """ "created by a chat" or "changed by a chat"."""
+    """ "created by a chat", "changed by a chat" or "deleted by a chat"."""
+    if item.deleted_by_agent:
+        return "deleted by a chat"
     return "created by a chat" if item.created_by_agent else "changed by a chat"
 
 
@@ -83,7 +85,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
         for item in self.items:
             prompt = Text(no_wrap=True, overflow="ellipsis")
             prompt.append(clean_line(item.memory.title) or "(no title)", style="bold")
-            happened = "new" if item.created_by_agent else "changed"
+            happened = "deleted" if item.deleted_by_agent else "new" if item.created_by_agent else "changed"
             off = "" if item.memory.enabled else " · off"
             prompt.append(f"\n{scope_label(item.memory.scope)} · {happened}{off}", style="dim")
             option_list.add_option(Option(prompt))
@@ -110,6 +112,15 @@ class ReviewScreen(SubScreen[ReviewRead]):
 
     def _show(self, item: ReviewItem) -> None:
         memory = item.memory
+        if item.deleted_by_agent:
+            head = [
+                f"“{clean_line(memory.title)}” in {scope_label(memory.scope)}.",
+                f"Deleted by a chat on {full_moment(item.newest.moment)}; it waits under Recently deleted.",
+                "Accept (a) to leave it deleted, or edit (e) to restore it. Its text was:",
+            ]
+            self.query_one("#review-head", Static).update("\n".join(head))
+            self.query_one("#review-diff", Static).update(Text(clean_block(item.before_text)))
+            return
         session = f" (chat {clean_line(memory.session_id)})" if memory.session_id else ""
         head = [
             f"“{clean_line(memory.title)}” in {scope_label(memory.scope)}, {saved_by(memory.source)}{session}.",
@@ -144,16 +155,24 @@ class ReviewScreen(SubScreen[ReviewRead]):
         )
 
     def action_edit(self) -> None:
-        """Open the memory in the editor (saving it there is the review)."""
+        """Open the memory in the editor (saving it there is the review); a memory the chat
+        deleted is restored first."""
         item = self._selected()
         if item is None:
             return
-        self.open_memory(item.memory.scope, item.memory.id)
+        memory = item.memory
+        if item.deleted_by_agent:
+            self.run_change(
+                lambda store: store.restore_deleted(memory.scope, memory.id),
+                f"Restored “{clean_line(memory.title)}”.",
+            )
+            return
+        self.open_memory(memory.scope, memory.id)
 
     def action_turn_off(self) -> None:
         """Turn the memory off (and count it as reviewed)."""
         item = self._selected()
-        if item is None:
+        if item is None or self._already_deleted(item):
             return
         memory, version = item.memory, item.newest.name
 
@@ -166,7 +185,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
     def action_delete(self) -> None:
         """Delete the memory, after a confirmation."""
         item = self._selected()
-        if item is None:
+        if item is None or self._already_deleted(item):
             return
         memory = item.memory
 
@@ -186,3 +205,8 @@ class ReviewScreen(SubScreen[ReviewRead]):
             ),
             answered,
         )
+
+    def _already_deleted(self, item: ReviewItem) -> bool:
+        if item.deleted_by_agent:
+            self.notify("The chat deleted it already: a accepts that, e restores it.", markup=False)
+        return item.deleted_by_agent

@@ -4,7 +4,9 @@ A memory waits for review when a chat created or changed it since the person las
 whoever first saved it (an agent's change to the person's own memory matters most): its newest
 version's source is ``chat``, that
 version is newer than the review mark, and the file still holds that version's title and text
-(an edit made since, here or in an editor, is the person's own and needs no review).
+(an edit made since, here or in an editor, is the person's own and needs no review). A memory a
+chat deleted waits too (its deletion record says ``via: chat``) until the person accepts the
+deletion, whose mark is the deletion's moment with ``-deleted``, or restores the memory.
 
 The review marks are the app's own state, never written into memory files (Oda's format stays
 as it is): one JSON file, ``review.json``, in ``platformdirs.user_state_path("oda-tui")`` (or
@@ -34,7 +36,8 @@ from store import MemoryStore, write_atomic
 from store.config_files import FileRefused, load_json_config
 from store.history import read_version, version_name_parts, version_names
 from store.layout import history_dir
-from store.model import Memory, Scope, Version
+from store.model import Deleted, Memory, Scope, Version
+from store.timestamps import format_moment
 
 from ..config.paths import STATE_ENV as ENV_VAR
 from ..config.paths import state_dir
@@ -69,10 +72,17 @@ class ReviewItem:
     newest: Version  # the newest chat version: what the memory is now
     before: Version | None  # the version before it; None when the chat created the memory
     reviewed: str | None  # the version name the person last reviewed, if any
+    #: The chat deleted the memory: ``memory`` is what it was (under Recently deleted now),
+    #: ``before`` its text and ``newest`` stands for the deletion (its name is the review mark).
+    deleted: Deleted | None = None
 
     @property
     def created_by_agent(self) -> bool:
         return self.before is None
+
+    @property
+    def deleted_by_agent(self) -> bool:
+        return self.deleted is not None
 
     @property
     def before_title(self) -> str:
@@ -160,7 +170,10 @@ def mark_reviewed(
     """Mark a memory reviewed up to ``version`` (default: its newest version, whatever its
     source). Returns the name marked, or None when the memory has no versions."""
     if version is None:
-        names = version_names(store.root, history_dir(store.root, scope, memory_id))
+        try:
+            names = version_names(store.root, history_dir(store.root, scope, memory_id))
+        except OSError:
+            return None
         if not names:
             return None
         version = names[-1][:-3]
@@ -218,7 +231,7 @@ def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path:
 
 
 def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[ReviewItem]:
-    """Memories a chat (the agent) created or changed since the last review (see
+    """Memories a chat (the agent) created, changed or deleted since the last review (see
     ``review_with_problem``)."""
     return review_with_problem(store, path=path)[0]
 
@@ -226,21 +239,44 @@ def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[Revi
 def review_with_problem(
     store: MemoryStore, *, path: Path | None = None
 ) -> tuple[list[ReviewItem], str | None]:
-    """Memories a chat (the agent) created or changed since the last review, and the state
-    file's problem when it could not be used.
+    """Memories a chat (the agent) created, changed or deleted since the last review, and the
+    state file's problem when it could not be used.
 
-    Global first, then by workspace key, each in the store's (created, id) order. Only the
-    newest two versions of a candidate are read: the history folder listing says which.
+    Global first, then by workspace key, each in the store's (created, id) order, then what a
+    chat deleted there (newest first). Only the newest two versions of a candidate are read:
+    the history folder listing says which.
     """
     read = read_state(path)
     found: list[ReviewItem] = []
     for scope in [None, *store.workspaces()]:
         marks = _marks_of(read.data, store, scope)
         for memory in store.memories(scope):
-            item = _pending(store, memory, marks.get(memory.id))
+            try:
+                item = _pending(store, memory, marks.get(memory.id))
+            except OSError:
+                item = None  # its history cannot be read now (EIO, EACCES)
+            if item is not None:
+                found.append(item)
+        for deleted in store.deleted(scope):
+            item = _pending_deletion(store, deleted, marks.get(deleted.id))
             if item is not None:
                 found.append(item)
     return found, read.problem
+
+
+def _pending_deletion(store: MemoryStore, deleted: Deleted, mark: Any) -> ReviewItem | None:
+    """A chat's deletion not reviewed since: its mark is the deletion's moment, ``-deleted``."""
+    if deleted.via != "chat" or deleted.problem:
+        return None
+    name = f"{format_moment(deleted.deleted_at)}-deleted"
+    reviewed = mark if isinstance(mark, str) else None
+    if reviewed is not None and _name_key(reviewed) >= _name_key(name):
+        return None
+    path = str(store.memory_path(deleted.scope, deleted.id))
+    was = Memory(deleted.id, deleted.scope, deleted.title, deleted.text, True, "ai", None, None, None, path)
+    before = Version(name, deleted.deleted_at, "chat", deleted.title, deleted.text)
+    newest = Version(name, deleted.deleted_at, "chat", "", "")
+    return ReviewItem(memory=was, newest=newest, before=before, reviewed=reviewed, deleted=deleted)
 
 
 def _pending(store: MemoryStore, memory: Memory, mark: Any) -> ReviewItem | None:

@@ -56,3 +56,37 @@ async def test_a_memory_saved_through_the_server_waits_in_review(tmp_path: Path)
             diff = view.query_one("#review-diff", Static).content
             assert isinstance(diff, Text)
             assert diff.plain == word_diff("Django and HTMX.", "Django 5 and HTMX.").plain
+
+
+async def test_a_memory_the_agent_deleted_waits_in_review_and_can_be_restored(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    mine = store.create("web", "Style", "Use tabs.")
+    keep = store.create("web", "Keep", "Stays deleted once accepted.")
+    app = OdaApp(root, "web")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        async with connect(root, "web") as agent:
+            ok(await agent.call_tool("memory_delete", {"id": mine.id}))
+            ok(await agent.call_tool("memory_delete", {"id": keep.id}))
+            await wait_until(
+                pilot, lambda: "2 to review (press r)" in screen.sub_title, "the deletions to show"
+            )
+            await pilot.press("r")
+            view = app.screen
+            assert isinstance(view, ReviewScreen)
+            await wait_until(pilot, lambda: len(view.items) == 2, "the review list")
+            assert {i.memory.id for i in view.items} == {mine.id, keep.id}
+            # Accept one deletion: it stays deleted and leaves the list.
+            view.query_one("#review-list").highlighted = [i.memory.id for i in view.items].index(keep.id)  # type: ignore[attr-defined]
+            await settle(pilot)
+            head = static_text(view.query_one("#review-head"))
+            assert "Deleted by a chat" in head and "waits under Recently deleted" in head
+            await pilot.press("a")
+            await wait_until(pilot, lambda: [i.memory.id for i in view.items] == [mine.id], "the accept")
+            # Restore the other: it is back, and nothing waits any more.
+            await pilot.press("e")
+            await wait_until(pilot, lambda: view.items == [], "the restore")
+    store.refresh()
+    assert store.get("web", mine.id).text == "Use tabs."
+    assert [d.id for d in store.deleted("web")] == [keep.id]

@@ -12,6 +12,9 @@ from tests.support.mcp import MODES, connect, ok, refused
 
 pytestmark = pytest.mark.parametrize("mode", MODES)
 
+CHANGE = "The memory could not be changed: "
+READ = "The memory could not be read: "
+
 
 def everything(root: Path) -> list[tuple[str, bytes]]:
     """Every file under the root (a refused call adds or changes none)."""
@@ -36,24 +39,53 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
         (
             "memory_nap",
             {},
-            'There is no tool "memory_nap"; the tools are memory_list, memory_save, '
-            "memory_change, memory_read.",
+            'There is no tool "memory_nap"; the tools are memory_list, memory_get, memory_read, '
+            "memory_save, memory_change, memory_delete.",
         ),
-        ("memory_list", {"verbose": True}, "memory_list takes no arguments."),
+        (
+            "memory_list",
+            {"verbose": True},
+            'The memory could not be read: memory_list does not take the argument "verbose"; it '
+            'takes "query", "limit" and "cursor".',
+        ),
         (
             "memory_save",
             {"title": "T", "text": "x", "tags": ["a"], "pin": 1},
-            'memory_save does not take the arguments "tags" and "pin"; it takes "title" and "text".',
+            'The memory could not be changed: memory_save does not take the arguments "tags" and '
+            '"pin"; it takes "title" and "text".',
         ),
-        ("memory_save", {"title": "T"}, 'memory_save needs the argument "text".'),
-        ("memory_save", {"text": "x"}, 'memory_save needs the argument "title".'),
-        ("memory_save", {"title": 5, "text": "x"}, 'The argument "title" must be a string.'),
-        ("memory_save", {"title": "T", "text": ["x"]}, 'The argument "text" must be a string.'),
-        ("memory_change", {"id": 12345678, "text": "x"}, 'The argument "id" must be a string.'),
-        ("memory_change", {"text": "x"}, 'memory_change needs the argument "id".'),
-        ("memory_change", {"id": mine.id, "title": {"a": 1}}, 'The argument "title" must be a string.'),
-        ("memory_read", {"since": 1}, 'The argument "since" must be a string.'),
-        ("memory_read", {"full": True}, 'memory_read does not take the argument "full"; it takes "since".'),
+        ("memory_save", {"title": "T"}, f'{CHANGE}memory_save needs the argument "text".'),
+        ("memory_save", {"text": "x"}, f'{CHANGE}memory_save needs the argument "title".'),
+        ("memory_save", {"title": 5, "text": "x"}, f'{CHANGE}the argument "title" must be a string.'),
+        ("memory_save", {"title": "T", "text": ["x"]}, f'{CHANGE}the argument "text" must be a string.'),
+        ("memory_change", {"id": 12345678, "text": "x"}, f'{CHANGE}the argument "id" must be a string.'),
+        ("memory_change", {"text": "x"}, f'{CHANGE}memory_change needs the argument "id".'),
+        (
+            "memory_change",
+            {"id": mine.id, "title": {"a": 1}},
+            f'{CHANGE}the argument "title" must be a string.',
+        ),
+        (
+            "memory_change",
+            {"id": mine.id, "enabled": "no"},
+            f'{CHANGE}the argument "enabled" must be true or false.',
+        ),
+        ("memory_delete", {"id": None}, f'{CHANGE}memory_delete needs the argument "id".'),
+        ("memory_get", {"id": 5}, f'{READ}the argument "id" must be a string.'),
+        ("memory_list", {"limit": "ten"}, f'{READ}the argument "limit" must be a whole number.'),
+        ("memory_list", {"limit": 2.5}, f'{READ}the argument "limit" must be a whole number.'),
+        ("memory_list", {"limit": 0}, f'{READ}the argument "limit" must be from 1 to 500.'),
+        (
+            "memory_list",
+            {"cursor": "nope"},
+            f'{READ}the cursor "nope" is not one memory_list gave; call memory_list without it.',
+        ),
+        ("memory_read", {"since": 1}, f'{READ}the argument "since" must be a string.'),
+        (
+            "memory_read",
+            {"full": True},
+            f'{READ}memory_read does not take the argument "full"; it takes "since".',
+        ),
     ]
     async with connect(root, mode=mode) as client:
         for name, args, message in cases:
@@ -72,30 +104,29 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
             return refused(await client.call_tool(name, args))
 
         assert await call("memory_save", title="T\ud800", text="x") == (
-            'The argument "title" is not valid text: it holds a lone surrogate (U+D800).'
+            f'{CHANGE}the argument "title" is not valid text (it holds a lone surrogate, U+D800).'
         )
         assert await call("memory_save", title="T", text="a\udfffb") == (
-            'The argument "text" is not valid text: it holds a lone surrogate (U+DFFF).'
+            f'{CHANGE}the argument "text" is not valid text (it holds a lone surrogate, U+DFFF).'
         )
         assert await call("memory_change", id=mine.id, text="\ud83d") == (
-            'The argument "text" is not valid text: it holds a lone surrogate (U+D83D).'
+            f'{CHANGE}the argument "text" is not valid text (it holds a lone surrogate, U+D83D).'
         )
         assert await call("memory_change", id="\ud800" * 3, text="x") == (
-            'The argument "id" is not valid text: it holds a lone surrogate (U+D800).'
+            f'{CHANGE}the argument "id" is not valid text (it holds a lone surrogate, U+D800).'
         )
         # Names quoted back hold no lone surrogate: the answer must itself be valid text.
         if mode == "legacy":  # the 2026 client cannot even send it (the name goes in a header)
             assert refused(await client.call_tool("memory_\ud800", {})).startswith(
                 'There is no tool "memory_\\ud800"; the tools are'
             )
-        assert (
-            refused(await client.call_tool("memory_list", {"x\udbff": 1}))
-            == "memory_list takes no arguments."
+        assert await call("memory_get", id="1234567\udbff") == (
+            f'{READ}the argument "id" is not valid text (it holds a lone surrogate, U+DBFF).'
         )
         # (The SDK's client may already have replaced a lone half in a key: either way the
         # answer is valid text that names the argument.)
         named = refused(await client.call_tool("memory_read", {"f\udbff": 1}))
-        assert re.fullmatch(r'memory_read does not take the argument "f.+"; it takes "since"\.', named)
+        assert re.fullmatch(r'.*: memory_read does not take the argument "f.+"; it takes "since"\.', named)
         named.encode("utf-8")
         huge_id = "a" * 1_000_000
         assert await call("memory_change", id=huge_id, text="x") == (
@@ -116,18 +147,20 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
 
 async def test_a_named_root_that_does_not_exist_is_a_tool_error(tmp_path: Path, mode: str) -> None:
     root = tmp_path / "typo"
-    message = (
-        f"The memory folder {root} does not exist. Create it, or start oda-tui mcp with --root naming "
+    reason = (
+        f"the memory folder {root} does not exist; create it, or start oda-tui mcp with --root naming "
         "the folder that holds the memories."
     )
     async with connect(root, mode=mode) as client:
-        for name, args in [
-            ("memory_list", {}),
-            ("memory_read", {}),
-            ("memory_save", {"title": "T", "text": "x"}),
-            ("memory_change", {"id": "12345678", "text": "x"}),
+        for name, args, form in [
+            ("memory_list", {}, READ),
+            ("memory_get", {"id": "12345678"}, READ),
+            ("memory_read", {}, READ),
+            ("memory_save", {"title": "T", "text": "x"}, CHANGE),
+            ("memory_change", {"id": "12345678", "text": "x"}, CHANGE),
+            ("memory_delete", {"id": "12345678"}, CHANGE),
         ]:
-            assert refused(await client.call_tool(name, args)) == message
+            assert refused(await client.call_tool(name, args)) == form + reason, name
         assert not root.exists()
         # The folder appears (the person fixed it): the same session now works.
         root.mkdir()
@@ -140,8 +173,10 @@ async def test_a_root_that_is_a_file_is_a_tool_error(tmp_path: Path, mode: str) 
     root.write_text("not a folder", "utf-8")
     async with connect(root, mode=mode) as client:
         message = refused(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
-        assert message == f"The memory folder {root} is not a folder."
-        assert refused(await client.call_tool("memory_read", {})) == message
+        assert message == f"{CHANGE}the memory folder {root} is not a folder."
+        assert refused(await client.call_tool("memory_read", {})) == (
+            f"{READ}the memory folder {root} is not a folder."
+        )
     assert root.read_text("utf-8") == "not a folder"
 
 
@@ -172,7 +207,7 @@ async def test_a_failure_inside_a_tool_is_a_tool_error_and_the_server_goes_on(
         assert message == "The memory could not be changed: No space left on device."
         monkeypatch.setattr(MemoryStore, "chat_memory", broken)
         assert refused(await client.call_tool("memory_read", {})) == (
-            "The tool failed unexpectedly: RuntimeError: boom."
+            f"{READ}an unexpected RuntimeError: boom."
         )
         monkeypatch.setattr(MemoryStore, "create", real_create)
         monkeypatch.setattr(MemoryStore, "chat_memory", real_chat)

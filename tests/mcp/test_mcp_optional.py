@@ -48,4 +48,7 @@ def test_without_the_extra_the_command_says_how_to_get_it(tmp_path: Path) -> Non
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
     assert out.returncode == 2 and out.stdout == ""
-    assert out.stderr.strip() == "oda-tui mcp needs the mcp extra: pip install 'oda-tui[mcp]'"
+    assert (
+        out.stderr.strip()
+        == "oda-tui mcp needs the mcp extra: in the clone, .venv/bin/pip install -e '.[mcp]'"
+    )

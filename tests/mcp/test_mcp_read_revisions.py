@@ -27,10 +27,9 @@ UNCHANGED = "The memory is unchanged since your last memory_read."
 def read(session: ChatSession, since: str | None = None) -> dict[str, Any]:
     result = tools.call(session, "memory_read", {} if since is None else {"since": since})
     assert not result.error and result.data is not None, result.text
-    assert result.text.endswith(
-        f"(Revision {result.data['revision']}. Pass it as since to your next "
-        "memory_read to get only what changes after this.)"
-    )
+    # The text the model reads is the memory (or the note); the revision comes with it.
+    assert result.text == (result.data["text"] or "There are no memories for this chat yet.")
+    assert isinstance(result.data["revision"], str) and result.data["revision"]
     return result.data
 
 
@@ -105,7 +104,7 @@ def test_an_unknown_or_forgotten_revision_gets_the_complete_memory_and_why(root:
     unknown = tools.call(session, "memory_read", {"since": "r-made-up"})
     assert unknown.data is not None and unknown.data["kind"] == "full"
     assert unknown.data["reason"] == why.format(rev="r-made-up")
-    assert unknown.text.startswith(why.format(rev="r-made-up") + "\n\n# Memory\n\n## Tea\n\nGreen tea.\n")
+    assert unknown.text == "# Memory\n\n## Tea\n\nGreen tea.\n"  # the reason is in the JSON with it
     oldest = read(session)["revision"]
     for text in ("Black tea.", "White tea."):  # two newer revisions sent: the oldest is forgotten
         app.change(GLOBAL, tea.id, text=text)

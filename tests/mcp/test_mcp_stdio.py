@@ -10,16 +10,14 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
 
 from store import MemoryStore
 from tests.support.mcp import ok
+from tests.support.mcp_wire import HANG_GUARD_S, RawSession
 
-#: Hang guards only (a stuck process fails the test instead of hanging it), never expectations.
-HANG_GUARD_S = 120
 EDITS = 15
 
 
@@ -103,32 +101,6 @@ async def test_save_change_and_read_while_another_process_edits(tmp_path: Path, 
     assert memory.source == "ai" and memory.session_id
 
 
-class RawSession:
-    """JSON-RPC lines written to ``oda-tui mcp`` by hand: what no SDK client would send."""
-
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
-        self.process = process
-
-    async def send(self, line: str | bytes) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write((line.encode("utf-8") if isinstance(line, str) else line) + b"\n")
-        await self.process.stdin.drain()
-
-    async def reply(self) -> Any:
-        assert self.process.stdout is not None
-        line = await asyncio.wait_for(self.process.stdout.readline(), HANG_GUARD_S)
-        assert line, "the server closed its output"
-        return json.loads(line)
-
-    async def call(self, request_id: int, params: str | bytes) -> Any:
-        """A tools/call whose params are written exactly as given."""
-        head = f'{{"jsonrpc": "2.0", "id": {request_id}, "method": "tools/call", "params": '.encode()
-        await self.send(head + (params.encode("utf-8") if isinstance(params, str) else params) + b"}")
-        message = await self.reply()
-        assert message["id"] == request_id
-        return message
-
-
 async def test_raw_lines_the_sdk_cannot_read_get_an_answer(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     root.mkdir()
@@ -149,18 +121,34 @@ async def test_raw_lines_the_sdk_cannot_read_get_an_answer(tmp_path: Path) -> No
         assert (await raw.reply())["result"]["serverInfo"]["name"] == "oda-tui"
         await raw.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
 
-        # A lone surrogate, as JSON allows it: not text, nothing done.
+        # A lone surrogate in a tool's argument, as JSON allows it: the tool refuses it in the
+        # spec's form (a tool error the model reads), and nothing is written.
         message = await raw.call(
             2, '{"name": "memory_save", "arguments": {"title": "T\\ud800", "text": "x"}}'
         )
-        assert message["error"] == {
+        assert message["result"] == {
+            "content": [
+                {
+                    "type": "text",
+                    "text": 'The memory could not be changed: the argument "title" is not valid text '
+                    "(it holds a lone surrogate, U+D800).",
+                }
+            ],
+            "isError": True,
+        }
+        # Bytes that are not UTF-8: refused too, never saved as U+FFFD.
+        message = await raw.call(3, b'{"name": "memory_save", "arguments": {"title": "T\xff", "text": "x"}}')
+        assert message["result"]["isError"] is True
+        assert "U+DCFF" in message["result"]["content"][0]["text"]
+        # Elsewhere than in a tool call, a lone surrogate is a JSON-RPC error naming it.
+        message = await raw.ask(
+            {"jsonrpc": "2.0", "id": 7, "method": "resources/read", "params": {"uri": "oda://x\ud800"}}
+        )
+        assert message["id"] == 7 and message["error"] == {
             "code": -32600,
             "message": "The request holds a lone surrogate (U+D800) or bytes that are not UTF-8, "
             "which are not valid text; nothing was done.",
         }
-        # Bytes that are not UTF-8: refused too, never saved as U+FFFD.
-        message = await raw.call(3, b'{"name": "memory_save", "arguments": {"title": "T\xff", "text": "x"}}')
-        assert message["error"]["code"] == -32600 and "U+DCFF" in message["error"]["message"]
         # Arguments that are not an object: the SDK's own invalid-params error.
         message = await raw.call(4, '{"name": "memory_save", "arguments": "title=T"}')
         assert message["error"]["code"] == -32602
@@ -192,3 +180,28 @@ async def test_a_bad_workspace_key_stops_at_start_with_one_line(tmp_path: Path) 
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith('The workspace key "../up" is not valid')
+
+
+async def test_every_tool_over_stdio_with_the_sdk_client(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    root.mkdir()
+    async with Client(server_params(root, "--workspace", "proj")) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        saved = ok(await client.call_tool("memory_save", {"title": "Stack", "text": "Django and HTMX."}))
+        found = ok(await client.call_tool("memory_list", {"query": "htmx", "limit": 10}))
+        whole = ok(await client.call_tool("memory_get", {"id": saved["id"]}))
+        edited = ok(
+            await client.call_tool(
+                "memory_change", {"id": saved["id"], "old_text": "HTMX", "new_text": "Alpine"}
+            )
+        )
+        off = ok(await client.call_tool("memory_change", {"id": saved["id"], "enabled": False}))
+        read = ok(await client.call_tool("memory_read", {}))
+        gone = ok(await client.call_tool("memory_delete", {"id": saved["id"]}))
+    assert sorted(tools) == sorted(
+        ["memory_list", "memory_get", "memory_read", "memory_save", "memory_change", "memory_delete"]
+    )
+    assert [m["id"] for m in found["memories"]] == [saved["id"]]
+    assert whole["text"] == "Django and HTMX." and edited["text"] == "Django and Alpine."
+    assert off["enabled"] is False and read["text"] == "" and gone["deleted"] is True
+    assert [d.id for d in MemoryStore(root).deleted("proj")] == [saved["id"]]

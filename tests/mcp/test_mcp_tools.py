@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from oda_tui.state.review_state import mark_reviewed, pending_review
-from store import GLOBAL, MemoryStore, change_note, entry_tokens, estimate_tokens
+from store import GLOBAL, MemoryStore, change_note, entry_tokens, estimate_tokens, format_timestamp
 from store import messages as store_msg
 from tests.support.mcp import MODES, connect, ok, refused, text
 
@@ -41,7 +41,7 @@ def written(root: Path) -> list[tuple[Path, bytes]]:
     return sorted((p, p.read_bytes()) for p in root.rglob("*") if p.is_file() and ".index" not in p.parts)
 
 
-async def test_the_four_tools_are_listed_with_strict_arguments(root: Path, mode: str) -> None:
+async def test_the_tools_are_listed_with_strict_arguments(root: Path, mode: str) -> None:
     async with connect(root, mode=mode) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         instructions = client.instructions or ""
@@ -49,9 +49,19 @@ async def test_the_four_tools_are_listed_with_strict_arguments(root: Path, mode:
         async with connect(root, mode="auto") as client:
             instructions = client.instructions or ""
     # A client may share one server among its conversations: each starts with the whole memory.
-    assert "memory_read at the start of each conversation" in instructions
-    assert "since set to the revision you hold" in instructions
-    assert list(tools) == ["memory_list", "memory_save", "memory_change", "memory_read"]
+    assert "At the start of each conversation, and after your context was compacted, call memory_read" in (
+        instructions
+    )
+    assert "memory_read(since=REV) returns what changed since revision REV" in instructions
+    assert "The person reviews every change you make" in instructions
+    assert list(tools) == [
+        "memory_list",
+        "memory_get",
+        "memory_read",
+        "memory_save",
+        "memory_change",
+        "memory_delete",
+    ]
     save = tools["memory_save"].input_schema
     assert save["required"] == ["title", "text"] and save["additionalProperties"] is False
     assert tools["memory_change"].input_schema["required"] == ["id"]
@@ -75,12 +85,18 @@ async def test_save_without_a_workspace_goes_to_global_as_the_agent(root: Path, 
     )
     assert data == {
         "id": memory.id,
-        "scope": "global",
+        "scope": None,
         "title": "Tea",
         "enabled": True,
         "source": "ai",
         "tokens": entry_tokens("Tea", "Likes green tea."),
+        "text": "Likes green tea.",
+        "session_id": memory.session_id,
+        "created": format_timestamp(memory.created),
+        "updated": format_timestamp(memory.updated),
+        "saved": True,
         "chat": {"workspace": None, "tokens": data["chat"]["tokens"], "limit": 8000},
+        "message": f'Saved the memory "Tea" (id {memory.id}) in Global. It applies from the next step.',
     }
     # One MCP session, one sessionId; the first version's source is a chat.
     assert memory.session_id and memory.session_id == store.get(GLOBAL, again["id"]).session_id
@@ -107,7 +123,7 @@ async def test_list_shows_global_then_the_workspace_on_and_off(root: Path, mode:
     data = ok(result)
     assert json.loads(text(result)) == data  # a client that shows only text sees the same facts
     assert [(m["id"], m["scope"], m["enabled"], m["source"]) for m in data["memories"]] == [
-        (g.id, "global", True, "user"),
+        (g.id, None, True, "user"),
         (off.id, "proj", False, "user"),
     ]
     assert data["memories"][0]["tokens"] == entry_tokens("Global one", "everywhere")
@@ -227,10 +243,13 @@ async def test_secret_looking_text_is_refused_naming_the_kind(root: Path, mode: 
             )
         )
     assert saved == (
-        "This text looks like it contains a password; a memory is sent to the model with every message, "
-        "so it was not saved. Leave the secret out; the person can save it in oda-tui if they are sure."
+        "The memory could not be changed: the text looks like it contains a password, and a memory is "
+        "sent to the model with every message; leave the secret out (the person can save it in "
+        "oda-tui if they are sure)."
     )
-    assert "looks like it contains an API key or token;" in changed
+    assert changed.startswith(
+        "The memory could not be changed: the text looks like it contains an API key or token,"
+    )
     assert [p.name for p in memory_files(root)] == [f"{mine.id}.md"]
     store.refresh()
     assert store.get(GLOBAL, mine.id).text == "The office wifi is on the second floor."
@@ -285,11 +304,15 @@ async def test_an_empty_memory_reads_as_a_sentence_with_exact_json(root: Path, m
     async with connect(root, mode=mode) as client:
         result = await client.call_tool("memory_read", {})
     revision = ok(result)["revision"]
-    assert text(result) == (
-        "There are no memories for this chat yet.\n\n"
-        f"(Revision {revision}. Pass it as since to your next memory_read to get only what changes after this.)"
-    )
-    assert ok(result) == {"kind": "full", "text": "", "revision": revision, "tokens": 0, "limit": 8000}
+    assert text(result) == "There are no memories for this chat yet."
+    assert ok(result) == {
+        "kind": "full",
+        "text": "",
+        "revision": revision,
+        "tokens": 0,
+        "limit": 8000,
+        "message": "There are no memories for this chat yet.",
+    }
 
 
 async def test_saves_and_changes_wait_for_review_in_the_app(

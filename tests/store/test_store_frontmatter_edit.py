@@ -67,6 +67,10 @@ def test_a_bad_block_is_named_in_the_stores_words_and_refused(root: Path, block:
     assert problem is not None and problem.startswith(message)
     with pytest.raises(StoreError) as refused:
         store.change_frontmatter(GLOBAL, "0123abcd", block)
+    if problem.startswith("The frontmatter"):  # a problem file's message, in the spec's form
+        problem = (
+            f"The memory could not be changed: the frontmatter block has a problem: {problem.rstrip('.')}."
+        )
     assert str(refused.value) == problem
     assert path.read_text() == FILE  # refused means not applied
 

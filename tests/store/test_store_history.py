@@ -254,3 +254,25 @@ def test_only_a_json_true_marks_a_deleted_problem_file(store: MemoryStore, root:
         # A problem file shows the file as it was (frontmatter and all), a memory its text.
         raw = (meta_path.parent / "deleted.md").read_text()
         assert gone.text == (raw if problem else "its text")
+
+
+def test_restoring_kept_bytes_that_have_a_problem_is_refused_in_the_specs_form(
+    store: MemoryStore, root: Path
+) -> None:
+    m = store.create(GLOBAL, "Gone", "its text")
+    store.delete(GLOBAL, m.id)
+    (root / "history" / "global" / m.id / "deleted.md").write_text("no frontmatter\n")
+    with pytest.raises(StoreError) as refused:
+        store.restore_deleted(GLOBAL, m.id)
+    assert str(refused.value) == (
+        "The memory could not be changed: its file has a problem: "
+        "The file does not start with a --- frontmatter block."
+    )
+    assert not (root / "global" / f"{m.id}.md").exists()
+
+
+def test_a_deletion_says_where_it_came_from(store: MemoryStore) -> None:
+    mine, theirs = store.create(GLOBAL, "Mine", "one"), store.create(GLOBAL, "Theirs", "two")
+    store.delete(GLOBAL, mine.id)
+    store.delete(GLOBAL, theirs.id, via="chat")
+    assert {d.id: d.via for d in store.deleted(GLOBAL)} == {mine.id: "settings", theirs.id: "chat"}

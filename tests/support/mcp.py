@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -26,22 +27,34 @@ async def connect(
         yield client
 
 
-def text(result: CallToolResult) -> str:
-    """The text a tool call answered (one text block)."""
+def block(result: CallToolResult) -> str:
+    """The one text block a tool call answered."""
     assert len(result.content) == 1
-    block = result.content[0]
-    assert block.type == "text"
-    return block.text
+    content = result.content[0]
+    assert content.type == "text"
+    return content.text
+
+
+def text(result: CallToolResult) -> str:
+    """What the model reads first: a refusal's sentence, else the answer's ``message`` (what
+    was done) or ``text`` (a memory, or memory_read's), else the whole JSON."""
+    if result.is_error:
+        return block(result)
+    data = ok(result)
+    found = data.get("message", data.get("text"))
+    return found if isinstance(found, str) else block(result)
 
 
 def ok(result: CallToolResult) -> dict[str, Any]:
-    """The JSON of a call that succeeded."""
-    assert not result.is_error, text(result)
+    """The JSON of a call that succeeded (its text block is the same JSON)."""
+    assert not result.is_error, block(result)
     assert result.structured_content is not None
+    assert json.loads(block(result)) == result.structured_content
     return result.structured_content
 
 
 def refused(result: CallToolResult) -> str:
     """The sentence of a call that was refused (a tool error, not a protocol error)."""
-    assert result.is_error, text(result)
-    return text(result)
+    assert result.is_error, block(result)
+    assert result.structured_content is None
+    return block(result)

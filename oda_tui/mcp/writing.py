@@ -1,0 +1,184 @@
+"""The tools that change memory: memory_save, memory_change and memory_delete.
+
+Each goes through the store's checks and transaction (the spec's refusals word for word);
+what a chat saves or changes is kept as a ``chat`` version and waits for the person's review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from store import Limits, Memory, MemoryStore, Problem, Scope
+from store import messages as store_msg
+from store.memory_fields import normalize_text, normalize_title
+
+from . import messages as msg
+from . import schemas
+from .answers import Failed, Refused, ToolResult, chat_figures, scope_words, whole_memory
+from .arguments import Argument, ToolSpec
+from .reading import find_scope, found_memory
+from .session import ChatSession
+
+
+def _title_limit(limits: Limits) -> int:
+    return limits.title_max_chars
+
+
+def _text_limit(limits: Limits) -> int:
+    return limits.text_max_chars
+
+
+MEMORY_SAVE = ToolSpec(
+    "memory_save",
+    "Save a new memory for future chats (in this chat's workspace, or Global when it has none). "
+    "Keep it short and durable; never save secrets. The title is one line of at most {title} "
+    "characters, the text at most {text} characters, and the chat's whole memory stays under "
+    "about {tokens} tokens. Saving the same title and text again "
+    "answers with the memory already saved. It applies from the next step, and the person "
+    "reviews it in oda-tui.",
+    (
+        Argument("title", str, "a short name for the memory (one line)", True, _title_limit),
+        Argument("text", str, "the memory itself", True, _text_limit),
+    ),
+    idempotent=True,
+    title="Save a new memory",
+    output_schema=schemas.MEMORY_SAVE,
+)
+MEMORY_CHANGE = ToolSpec(
+    "memory_change",
+    "Change a memory by the id memory_list gives: a new title, a new whole text, or one exact "
+    "passage of its text replaced (old_text, which must occur exactly once, by new_text); "
+    "enabled turns it on or off (off: kept but not sent; turning off is never refused). A "
+    "title has at most {title} characters, a text at most {text}, and the chat's whole memory "
+    "stays under about {tokens} tokens. The person sees every change in oda-tui, and the earlier "
+    "text stays as a version they can go back to.",
+    (
+        Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),
+        Argument("title", str, "the new title", max_length=_title_limit),
+        Argument("text", str, "the new whole text", max_length=_text_limit),
+        Argument(
+            "old_text", str, "a passage of the current text, occurring exactly once", max_length=_text_limit
+        ),
+        Argument("new_text", str, "what replaces old_text (may be empty)", max_length=_text_limit),
+        Argument("enabled", bool, "true: on (sent to the model); false: off"),
+    ),
+    # Not idempotent: a passage replaced by a text that holds it can be replaced again.
+    title="Change a memory",
+    output_schema=schemas.MEMORY_CHANGE,
+)
+MEMORY_DELETE = ToolSpec(
+    "memory_delete",
+    "Delete a memory by its id. It is no longer sent from the next step, and waits under "
+    "Recently deleted in oda-tui, where the person can restore it; the deletion shows in their "
+    "review. Prefer memory_change with enabled=false to keep it without sending it.",
+    (Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),),
+    destructive=True,
+    idempotent=True,  # a second call finds nothing to delete and changes nothing
+    title="Delete a memory",
+    output_schema=schemas.MEMORY_DELETE,
+)
+
+
+def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
+    """A new memory in the chat's workspace (Global without one): ``source: ai``, this
+    session's id, its first version from ``chat``; the same memory saved again is answered
+    with the one already there."""
+    session.check_root(writing=True)
+    store = session.store
+    session.refresh()
+    same = _already_saved(store, session.save_scope, args["title"], args["text"])
+    if same is not None:
+        text = msg.ALREADY_SAVED.format(title=same.title, id=same.id, scope=scope_words(same))
+        return _answer(session, text, same, saved=False)
+    memory = store.create(
+        session.save_scope,
+        args["title"],
+        args["text"],
+        source="ai",
+        session_id=session.session_id,
+        via="chat",
+    )
+    text = msg.SAVED.format(title=memory.title, id=memory.id, scope=scope_words(memory))
+    return _answer(session, text, memory, saved=True)
+
+
+def _already_saved(store: MemoryStore, scope: Scope, title: str, text: str) -> Memory | None:
+    wanted = (normalize_title(title), normalize_text(text))
+    return next((m for m in store.memories(scope) if (m.title, m.text) == wanted), None)
+
+
+def _answer(session: ChatSession, text: str, memory: Memory, **facts: Any) -> ToolResult:
+    data = {**whole_memory(memory), **facts, "chat": chat_figures(session), "message": text}
+    return ToolResult(text, data)
+
+
+def _replaced(current: str, old: str, new: str) -> str:
+    """``current`` with its one occurrence of ``old`` replaced by ``new``."""
+    if not old:
+        raise Failed(msg.PASSAGE_EMPTY)
+    count = current.count(old)
+    if count == 0:
+        raise Failed(msg.PASSAGE_MISSING)
+    if count > 1:
+        raise Failed(msg.PASSAGE_TWICE.format(n=count))
+    return current.replace(old, new, 1)
+
+
+def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
+    """Change a memory of this chat through the store's checks; a change that changes nothing
+    answers with the spec's note and saves nothing."""
+    session.check_root(writing=True)
+    store = session.store
+    session.refresh()
+    title, text, enabled = args.get("title"), args.get("text"), args.get("enabled")
+    old, new = args.get("old_text"), args.get("new_text")
+    if (old is None) != (new is None):
+        raise Failed(msg.PASSAGE_ALONE)
+    if old is not None and text is not None:
+        raise Failed(msg.TEXT_AND_PASSAGE)
+    if title is None and text is None and old is None and enabled is None:
+        raise Refused(store_msg.GIVE_TITLE_OR_TEXT)
+    before = found_memory(session, args["id"])
+    if old is not None:
+        text = _replaced(before.text, old, new or "")
+    # One transaction and at most one version, whatever of title, text and on/off it sets.
+    change = store.edit(before.scope, before.id, title=title, text=text, enabled=enabled, via="chat")
+    memory = change.memory
+    sentence = _what_changed(before, memory, content_asked=title is not None or text is not None)
+    changed = change.changed
+    return _answer(session, sentence, memory, changed=changed, note=None if changed else sentence)
+
+
+def _what_changed(before: Memory, after: Memory, *, content_asked: bool) -> str:
+    """The sentence for a change from ``before`` to ``after``."""
+    names = {"title": after.title, "id": after.id}
+    if (after.title, after.text) != (before.title, before.text):
+        return msg.CHANGED.format(**names)
+    if after.enabled != before.enabled:
+        return (msg.TURNED_ON if after.enabled else msg.TURNED_OFF).format(**names)
+    if content_asked:
+        return store_msg.UNCHANGED
+    return (msg.ALREADY_ON if after.enabled else msg.ALREADY_OFF).format(**names)
+
+
+def memory_delete(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
+    """Delete a memory of this chat: it waits under Recently deleted, restorable."""
+    session.check_root(writing=True)
+    store = session.store
+    session.refresh()
+    memory_id = args["id"]
+    scope = find_scope(session, memory_id)
+    item = store.find(scope, memory_id)
+    title = item.title if isinstance(item, Memory) else item.path.name if isinstance(item, Problem) else ""
+    store.delete(scope, memory_id, via="chat")
+    sentence = msg.DELETED.format(title=title, id=memory_id)
+    data = {
+        "id": memory_id,
+        "scope": scope,
+        "title": title,
+        "deleted": True,
+        "chat": chat_figures(session),
+        "message": sentence,
+    }
+    return ToolResult(sentence, data)

@@ -1,0 +1,132 @@
+"""Protocol edges over real stdio: every line a client sends gets an answer, never silence;
+Ctrl-C ends a hand-run server at once; a workspace keyed "global" is not Global."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from store import GLOBAL, MemoryStore
+from tests.support.mcp_wire import HANG_GUARD_S, raw_server
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "oda"
+    folder.mkdir()
+    return folder
+
+
+PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+LIST = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "memory_list", "arguments": {}}}
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26"])
+async def test_a_batch_is_answered_item_by_item_where_the_version_has_batches(
+    root: Path, version: str
+) -> None:
+    async with raw_server(root) as raw:
+        assert (await raw.initialize(version))["result"]["protocolVersion"] == version
+        foreign = {"jsonrpc": "1.0", "id": 4, "method": "ping"}
+        note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}
+        answer = await raw.ask([PING, LIST, foreign, note])
+    assert isinstance(answer, list)
+    by_id = {a["id"]: a for a in answer}
+    assert sorted(by_id) == [2, 3, 4]  # the notification gets none, as JSON-RPC says
+    assert by_id[2]["result"] == {}
+    assert by_id[3]["result"]["structuredContent"]["memories"] == []
+    assert by_id[4]["error"]["code"] == -32600
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25"])
+async def test_a_batch_is_refused_where_the_version_has_none(root: Path, version: str) -> None:
+    async with raw_server(root) as raw:
+        await raw.initialize(version)
+        answer = await raw.ask([PING, LIST])
+        assert answer == {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32600,
+                "message": f"Batches (a JSON array of messages) are not part of protocol version {version}; "
+                "send one message per line. Nothing was done.",
+            },
+        }
+        assert (await raw.ask(PING))["result"] == {}  # still serving
+        assert (await raw.ask([]))["error"]["code"] == -32600
+
+
+async def test_a_message_that_is_not_json_rpc_2_0_gets_an_error(root: Path) -> None:
+    async with raw_server(root) as raw:
+        await raw.initialize()
+        answer = await raw.ask({"jsonrpc": "1.0", "id": 5, "method": "ping"})
+        assert answer == {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "error": {
+                "code": -32600,
+                "message": 'The message is not JSON-RPC 2.0: "jsonrpc" must be "2.0"; nothing was done.',
+            },
+        }
+
+
+async def test_a_fractional_id_gets_an_error_echoing_it(root: Path) -> None:
+    async with raw_server(root) as raw:
+        await raw.initialize()
+        answer = await raw.ask({"jsonrpc": "2.0", "id": 5.5, "method": "ping"})
+        assert answer == {
+            "jsonrpc": "2.0",
+            "id": 5.5,
+            "error": {
+                "code": -32600,
+                "message": "The request id must be a string or a whole number; nothing was done.",
+            },
+        }
+        # A notification that only mentions "id" in its text still goes through quietly.
+        await raw.send(
+            '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "id"}}'
+        )
+        assert (await raw.ask(PING))["id"] == 2
+
+
+async def test_resource_templates_are_an_empty_list(root: Path) -> None:
+    async with raw_server(root) as raw:
+        await raw.initialize()
+        answer = await raw.ask({"jsonrpc": "2.0", "id": 6, "method": "resources/templates/list"})
+    assert answer["result"]["resourceTemplates"] == []
+
+
+@pytest.mark.parametrize("initialized", [False, True], ids=["before-initialize", "serving"])
+async def test_ctrl_c_ends_the_server_at_once_without_a_traceback(root: Path, initialized: bool) -> None:
+    async with raw_server(root, stderr=subprocess.PIPE) as raw:
+        if initialized:
+            await raw.initialize()
+        assert (await raw.ask(PING))["result"] == {}  # the server is up and reading
+        raw.process.send_signal(signal.SIGINT)
+        # Ends with stdin still open: it does not wait for the client to go away.
+        code = await asyncio.wait_for(raw.process.wait(), HANG_GUARD_S)
+        assert raw.process.stderr is not None
+        errors = (await raw.process.stderr.read()).decode("utf-8", "replace")
+    assert code == 130
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors
+
+
+async def test_a_workspace_keyed_global_is_not_global(root: Path) -> None:
+    store = MemoryStore(root)
+    everywhere = store.create(GLOBAL, "Everywhere", "in Global")
+    local = store.create("global", "Local", "in the workspace keyed global")
+    async with raw_server(root, "--workspace", "global") as raw:
+        await raw.initialize()
+        answer = await raw.ask(LIST)
+        resources = await raw.ask({"jsonrpc": "2.0", "id": 7, "method": "resources/list"})
+    listed = answer["result"]["structuredContent"]
+    assert [(m["id"], m["scope"]) for m in listed["memories"]] == [
+        (everywhere.id, None),
+        (local.id, "global"),
+    ]
+    assert listed["chat"]["workspace"] == "global"
+    assert [r["uri"] for r in resources["result"]["resources"]] == ["oda://memory/workspaces/global"]
