@@ -15,11 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
 
-from filelock import FileLock
-
-from . import first_load, moves, parse_index, safe_io
+from . import first_load, move_recovery, moves, parse_index, safe_io
 from .file_refresh import load_entry, refresh_path
-from .layout import GLOBAL_DIR, HISTORY_DIR, LOCK_FILE, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
+from .layout import GLOBAL_DIR, HISTORY_DIR, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
 from .limits import Limits, read_settings
 from .model import Ignored, Memory, Scope
 from .picture import Picture, cyclic_gc_paused
@@ -34,6 +32,7 @@ from .scan import (
     workspace_ignored,
 )
 from .scan import item_for as item_for  # where callers found it before it moved to scan
+from .store_lock import StoreLock
 
 
 class DiskSync:
@@ -46,7 +45,7 @@ class DiskSync:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.mutex = threading.RLock()
-        self.lock = FileLock(str(root / LOCK_FILE), thread_local=False)
+        self.lock = StoreLock(root)
         self.state: Picture | None = None
         self.limits = Limits()
         self.settings_problems: list[str] = []
@@ -102,14 +101,32 @@ class DiskSync:
         return state
 
     def _finish_interrupted_move(self) -> None:
-        """A move a killed writer left half done is finished before anything is read."""
+        """A move a killed writer left half done is finished (or its record set aside) before
+        anything is read."""
         if not os.path.lexists(self.root / moves.INTENT):
             return
         try:
             with self.lock:
-                moves.recover(self.root)
+                move_recovery.recover(self.root)
         except OSError:
             pass  # a read-only store: the next change finishes it
+
+    def recover_moves(self) -> None:
+        """Under the lock, before a change: finish a move a killed writer left, or set its
+        record aside; what was set aside in the root is listed as ignored at once."""
+        if os.path.lexists(self.root / moves.INTENT):
+            move_recovery.recover(self.root)
+            self.lock.set_aside_any = True
+        if self.lock.set_aside_any and self.state is not None:
+            self.lock.set_aside_any = False
+            self._note_root_ignored(self.state.ignored)
+
+    def _note_root_ignored(self, ignored: dict[str, Ignored]) -> None:
+        """Replace what is listed as ignored in the root itself (see ``store.move_recovery``)."""
+        notes = [k for k, item in ignored.items() if move_recovery.is_root_note(self.root, item.path)]
+        for key in notes:
+            del ignored[key]
+        ignored.update((str(item.path), item) for item in move_recovery.ignored(self.root))
 
     def _read_settings(self) -> tuple[bool, bool]:
         """Reload settings.yaml if it changed: (the limits changed, anything changed)."""
@@ -141,6 +158,7 @@ class DiskSync:
             changed.add(str(self.root / SETTINGS_FILE))
         seen: set[str] = set()
         ignored: dict[str, Ignored] = {}
+        self._note_root_ignored(ignored)
         workspaces: list[tuple[str, Path]] = []
         with open_set_folder(self.root, self.root / WORKSPACES_DIR, ignored) as ws_fd:
             if ws_fd is not None:

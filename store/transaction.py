@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from . import commit, history, leftovers, moves, safe_io
+from . import commit, history, leftovers, safe_io
 from .budget import Budget
 from .commit import read_limited
 from .disk_sync import DiskSync
@@ -63,7 +63,7 @@ class Transactions:
             try:
                 make_dirs(self.root)
                 with self.sync.lock:
-                    moves.recover(self.root)
+                    self.sync.recover_moves()
                     yield
             except StoreError:
                 raise

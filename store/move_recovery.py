@@ -1,0 +1,154 @@
+"""Finishing a move a killed writer left, or setting its record aside: never acting on a
+record that names a link, a missing set or a state no move of the store leaves.
+
+Recovery runs under the store-wide lock, before every change and at a start, so it is a write
+path like any change: it goes through ``store.moves``'s steps (folders opened without
+following a link, renames between descriptors), and what it cannot safely act on it sets
+aside: the record is renamed to ``.move.json.<random>.set-aside`` and listed by
+``MemoryStore.ignored()``, with what to do. A record that cannot be finished, rolled back or
+even set aside never blocks a change: it is left as it is and acted on by nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import stat
+from pathlib import Path
+
+from . import messages as msg
+from . import moves, safe_io
+from .layout import LOCK_FILE, is_valid_id, is_valid_key
+from .model import Ignored
+
+SET_ASIDE = ".set-aside"
+_SET_ASIDE_RE = re.compile(r"\.(move\.json|lock)\.[0-9a-f]{8}\.set-aside\Z")
+
+
+class SetAside(Exception):
+    """Why a move record is not acted on (completes "the move record was set aside: ")."""
+
+
+def recover(root: Path) -> None:
+    """Finish or forget a move a killed writer left, or set its record aside (under the lock).
+    Never raises for the record: a change elsewhere in the store is never blocked by it."""
+    path = root / moves.INTENT
+    try:
+        os.lstat(path)
+    except OSError:
+        return
+    try:
+        plan = _plan(root)
+        if plan is None:
+            return
+        if not _dest_written(plan):
+            moves.drop_intent(root)  # the move never got that far: nothing to finish
+            return
+        moves.finish(plan, roll_back=False)
+    except (SetAside, OSError):
+        set_aside(root, moves.INTENT)
+        return
+    moves.drop_intent(root)
+
+
+def _plan(root: Path) -> moves.Move | None:
+    """The move the record names, checked; ``SetAside`` when it is not one to act on."""
+    try:
+        raw = safe_io.read_regular(root, root / moves.INTENT, moves.INTENT_MAX_BYTES)
+    except FileNotFoundError:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise SetAside("it is not a move record") from None
+    if not isinstance(data, dict) or set(data) != {"from", "id", "to", "new_id"}:
+        raise SetAside("it is not a move record")
+    scope, target = data["from"], data["to"]
+    memory_id, new_id = data["id"], data["new_id"]
+    scopes_ok = all(s is None or (isinstance(s, str) and is_valid_key(s)) for s in (scope, target))
+    ids_ok = all(isinstance(i, str) and is_valid_id(i) for i in (memory_id, new_id))
+    if not (scopes_ok and ids_ok) or scope == target:
+        raise SetAside("it names no possible move")
+    plan = moves.Move(root, scope, memory_id, target, new_id)
+    _check_state(plan)
+    return plan
+
+
+def _check_state(plan: moves.Move) -> None:
+    """Refuse a record whose sets or history are links, missing, or in a state no move of the
+    store leaves (``safe_io.Unsafe`` and ``FileNotFoundError`` are set aside by the caller)."""
+    with moves.folders(plan, make_history=False) as f:
+        for name, fd in ((f"{plan.memory_id}.md", f.source_set), (plan.dest.name, f.target_set)):
+            _regular_or_missing(name, fd)
+        for name, parent in ((plan.memory_id, f.old_parent), (plan.new_id, f.new_parent)):
+            if parent is not None and moves.exists(name, parent):
+                os.close(os.open(name, safe_io.DIR_FLAGS, dir_fd=parent))  # a folder, not a link
+        if moves.exists(plan.memory_id, f.old_parent) and moves.exists(plan.new_id, f.new_parent):
+            raise SetAside("the memory's history is in both sets")
+
+
+def _regular_or_missing(name: str, dir_fd: int) -> None:
+    try:
+        mode = os.lstat(name, dir_fd=dir_fd).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(mode):
+        raise SetAside(f"{name} is not a regular file")
+
+
+def _dest_written(plan: moves.Move) -> bool:
+    with safe_io.folder(plan.root, plan.dest.parent) as fd:
+        return moves.exists(plan.dest.name, fd)
+
+
+def set_aside(root: Path, name: str) -> Path | None:
+    """Rename the entry ``name`` in the root (itself, never what a link names) to a set-aside
+    name that ``ignored()`` lists; None when it could not be renamed (it is left as it is)."""
+    try:
+        with safe_io.folder(root, root) as fd:
+            aside = f"{name}.{secrets.token_hex(4)}{SET_ASIDE}"
+            os.rename(name, aside, src_dir_fd=fd, dst_dir_fd=fd)
+            try:
+                os.fsync(fd)
+            except OSError:
+                pass
+    except OSError:
+        return None
+    return root / aside
+
+
+def ignored(root: Path) -> list[Ignored]:
+    """What recovery set aside in the root, and a move record or lock file it could not set
+    aside, each with what to do."""
+    found: list[Ignored] = []
+    try:
+        names = safe_io.list_names(root, root)
+    except OSError:
+        return found
+    for name in sorted(names):
+        kept = _SET_ASIDE_RE.match(name)
+        if kept is not None:
+            why = msg.IGNORED_MOVE_SET_ASIDE if kept.group(1) == "move.json" else msg.IGNORED_LOCK_SET_ASIDE
+            found.append(Ignored(root / name, why))
+        elif name in (moves.INTENT, LOCK_FILE) and _stuck_in_root(root, name):
+            found.append(Ignored(root / name, msg.IGNORED_STUCK_ROOT_FILE))
+    return found
+
+
+def is_root_note(root: Path, path: Path) -> bool:
+    """True for a path ``ignored`` may list (so a new listing replaces it)."""
+    return path.parent == root and (
+        _SET_ASIDE_RE.match(path.name) is not None or path.name in (moves.INTENT, LOCK_FILE)
+    )
+
+
+def _stuck_in_root(root: Path, name: str) -> bool:
+    """True for an entry the store can neither use nor set aside: not a small regular file."""
+    try:
+        st = os.lstat(root / name)
+    except OSError:
+        return False
+    too_large = name == moves.INTENT and st.st_size > moves.INTENT_MAX_BYTES
+    return not stat.S_ISREG(st.st_mode) or too_large
