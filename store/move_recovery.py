@@ -46,6 +46,7 @@ def recover(root: Path) -> None:
         if not _dest_written(plan):
             moves.drop_intent(root)  # the move never got that far: nothing to finish
             return
+        _check_state(plan)
         moves.finish(plan, roll_back=False)
     except (SetAside, OSError):
         set_aside(root, moves.INTENT)
@@ -71,9 +72,7 @@ def _plan(root: Path) -> moves.Move | None:
     ids_ok = all(isinstance(i, str) and is_valid_id(i) for i in (memory_id, new_id))
     if not (scopes_ok and ids_ok) or scope == target:
         raise SetAside("it names no possible move")
-    plan = moves.Move(root, scope, memory_id, target, new_id)
-    _check_state(plan)
-    return plan
+    return moves.Move(root, scope, memory_id, target, new_id)
 
 
 def _check_state(plan: moves.Move) -> None:
@@ -99,8 +98,13 @@ def _regular_or_missing(name: str, dir_fd: int) -> None:
 
 
 def _dest_written(plan: moves.Move) -> bool:
-    with safe_io.folder(plan.root, plan.dest.parent) as fd:
-        return moves.exists(plan.dest.name, fd)
+    """True when the move wrote its target file (a target set that is missing was never
+    written to; one that is a link raises ``safe_io.Unsafe``)."""
+    try:
+        with safe_io.folder(plan.root, plan.dest.parent) as fd:
+            return moves.exists(plan.dest.name, fd)
+    except FileNotFoundError:
+        return False
 
 
 def set_aside(root: Path, name: str) -> Path | None:

@@ -166,7 +166,16 @@ class Transactions:
     def _note_written(self, scope: Scope, memory_id: str) -> Memory:
         """Take the file just written into the picture, so ``refresh`` does not report it."""
         path = _memory_path(self.root, scope, memory_id)
-        found = read_file(path, self.sync.limits)
+        try:
+            # Read back through the set's folder opened without following a link: a folder
+            # swapped for a link since the write is refused, never read through.
+            with safe_io.folder(self.root, path.parent) as dir_fd:
+                found = read_file(path.name, self.sync.limits, dir_fd=dir_fd)
+        except safe_io.Unsafe:
+            self.sync.loaded().drop(str(path))
+            raise
+        except FileNotFoundError:
+            found = None
         if found is None:
             self.sync.loaded().drop(str(path))
             raise UnknownMemory(memory_id)
