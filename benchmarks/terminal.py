@@ -66,11 +66,6 @@ def oda_command(root: Path) -> list[str]:
     return [sys.executable, "-m", "oda_tui", "--root", str(root)]
 
 
-def time_until_shown(argv: list[str], text: str, env: dict[str, str]) -> float:
-    """Start ``argv`` in a new pseudo-terminal; seconds until ``text`` is on its screen."""
-    return run_until_shown(argv, text, env)[0]
-
-
 def run_until_shown(argv: list[str], text: str, env: dict[str, str]) -> tuple[float, float]:
     """Start ``argv`` in a new pseudo-terminal: seconds until ``text`` is on its screen, and
     the CPU seconds the process had used by then (less sensitive to a busy machine)."""

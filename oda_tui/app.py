@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def _commands() -> type[Provider]:
-    from .palette import OdaCommands  # imported when the palette first opens
+    from .keys.palette import OdaCommands  # imported when the palette first opens
 
     return OdaCommands
 

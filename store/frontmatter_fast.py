@@ -1,6 +1,6 @@
 """Reading frontmatter without the YAML parser, for the files whose reading is certain.
 
-Two fast paths, each answering only where it reads exactly as YAML would (tests/test_fast_path.py
+Two fast paths, each answering only where it reads exactly as YAML would (tests/store/test_fast_path.py
 proves both against the YAML path): ``parse_canonical`` takes a whole file in the store's own
 layout in one regular expression; ``parse_fast`` takes plain ``key: value`` lines.
 """
@@ -22,7 +22,7 @@ from .timestamps import parse_timestamp
 # break (U+0085, U+2028, U+2029), no tab and no BOM (libyaml refuses one inside a stream).
 # The classes are written as what they leave out: the same sets as
 # [\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff], but
-# compiled in a fraction of a millisecond instead of tens (tests/test_fast_path.py checks every
+# compiled in a fraction of a millisecond instead of tens (tests/store/test_fast_path.py checks every
 # code point).
 _UNSAFE = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
 _SAFE = f"[^{_UNSAFE}]"
@@ -97,7 +97,7 @@ def parse_canonical(content: str, limits: Limits) -> Content | None:
 def parse_fast(lines: list[str]) -> Parsed | FileProblem | None:
     """Plain ``key: value`` frontmatter without the YAML parser; None means "ask YAML".
 
-    It answers only for lines it reads exactly as YAML would (tests/test_fast_path.py proves
+    It answers only for lines it reads exactly as YAML would (tests/store/test_fast_path.py proves
     it against the YAML path): each a known key once, then a plain scalar or a one-line
     single-quoted one.
     """

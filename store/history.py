@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .atomic import fsync_dir, remove_durably, write_atomic, write_temp
+from .atomic import fsync_dir, remove_durably, write_temp
 from .limits import Limits
 from .memory_fields import Document, Fields
 from .memory_render import render_new
@@ -24,7 +24,7 @@ from .memoryfile import parse_bytes
 from .model import Version
 from .safe_io import DELETION_META_MAX_BYTES, TooLarge, Unsafe, list_names, read_regular, remove_tree
 from .swap import rename_new
-from .timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
+from .timestamps import format_moment, parse_moment, parse_timestamp
 
 VERSIONS = "versions"
 DELETED_BYTES = "deleted.md"
@@ -59,6 +59,13 @@ class DeletionRecord:
     deleted_at: datetime
     problem: bool
     raw: bytes
+
+
+def version_name_parts(file_name: str) -> tuple[str, str, int] | None:
+    """A version file's moment (as its name writes it), source and number (1 when the name has
+    none), or None when ``file_name`` is not a version's."""
+    m = _NAME.match(file_name)
+    return None if m is None else (m.group(1), m.group(2), int(m.group(3) or 1))
 
 
 def _sort_key(name: str) -> tuple[str, int, str]:
@@ -225,13 +232,6 @@ def add_version(
     if version is not None:
         trim(root, hdir, keep)
     return version
-
-
-def write_deletion(root: Path, hdir: Path, raw: bytes, title: str, moment: datetime, problem: bool) -> None:
-    """Keep a deleted file's bytes and say when it was deleted."""
-    write_atomic(hdir / DELETED_BYTES, raw, root=root)
-    meta = {"deleted_at": format_timestamp(moment), "title": title, "problem": problem}
-    write_atomic(hdir / DELETED_META, json.dumps(meta, ensure_ascii=False).encode("utf-8"), root=root)
 
 
 def read_deletion(root: Path, hdir: Path) -> DeletionRecord | None:

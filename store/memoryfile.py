@@ -102,7 +102,7 @@ def parse_content(raw: bytes, limits: Limits) -> Content | FileProblem:
     """A file's fields and text, or its problem: ``parse_bytes`` without the rewrite data.
 
     Files in the store's own layout take one regular expression; any other goes through
-    ``parse_bytes`` (tests/test_fast_path.py proves both give the same).
+    ``parse_bytes`` (tests/store/test_fast_path.py proves both give the same).
     """
     if len(raw) <= limits.file_max_bytes:
         try:

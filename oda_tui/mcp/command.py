@@ -11,7 +11,7 @@ import logging
 import os
 import sys
 
-from ..commands.errors import CommandError
+from ..cli.errors import CommandError
 from ..config.paths import ENV_VAR, resolve_root
 
 NAME = "mcp"
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin. Refusals go to the model; only start-up errors here."""
-    from ..commands.access import workspace_key
+    from ..cli.access import workspace_key
 
     workspace = None if args.workspace is None else workspace_key(args.workspace)
     try:

@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 import anyio.to_thread
 
-from ..folder_watch import WATCHING, watch_store
+from ..session.folder_watch import WATCHING, watch_store
 from .session import ChatSession
 
 MIME_TYPE = "text/markdown"

@@ -16,9 +16,9 @@ from textual.widgets.option_list import Option
 from store import scope_label
 
 from ..dialogs import ConfirmDialog
-from ..hygiene import Group, read_groups
 from ..keys.actions import Place
 from ..keys.bindings import bindings
+from ..state.hygiene import Group, read_groups
 from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import on_off

@@ -61,8 +61,8 @@ class HygieneMarks:
     @work(thread=True, group="marks", exclusive=True, exit_on_error=False)
     def load_marks(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
-        from ..hygiene import duplicate_ids  # not needed for the first frame
-        from ..review_state import pending_review
+        from ..state.hygiene import duplicate_ids  # not needed for the first frame
+        from ..state.review_state import pending_review
 
         session = session_of(self)  # type: ignore[arg-type]
         with session.lock:

@@ -8,8 +8,8 @@ from store import MemoryStore, scope_label
 from store.model import Memory, Scope
 
 from ..dialogs.scope_picker import ScopePicker
-from ..review_state import carry_mark
 from ..session.outcomes import simple
+from ..state.review_state import carry_mark
 from ..text.safe import clean_line
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from pathlib import Path
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from ..folder_watch import WATCHING, watch_store
+from .folder_watch import WATCHING, watch_store
 
 #: A refresh that took more than ``BURST_PATHS`` paths is a burst: it waits for
 #: ``BURST_SETTLE_S`` of quiet (its batches arrive one debounce apart) and paints once.

@@ -1,0 +1,39 @@
+"""The ``oda-tui`` subcommands: the store without the full-screen app, for SSH, scripts and hooks.
+
+Nothing here imports Textual, so a command starts fast and needs no terminal. This package's
+own module only names the commands: a command's module (and the store) is imported when a
+command runs, so the bare ``oda-tui`` that opens the app pays nothing for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
+
+#: Each command's name and the module (in this package) that runs it, in the order help lists them.
+MODULES = {
+    "check": "check",
+    "list": "listing",
+    "show": "show",
+    "history": "history",
+    "context": "context",
+    "export": "export",
+    "mcp": "mcp",
+}
+NAMES = frozenset(MODULES)
+
+
+def command_modules() -> dict[str, ModuleType]:
+    """Every command's module by name (this imports them all: for help and dispatch only)."""
+    return {name: import_module(f"{__package__}.{module}") for name, module in MODULES.items()}
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run ``argv`` (starting with the command's name) and return the exit code."""
+    from .dispatch import run as dispatch
+
+    return dispatch(argv)
+
+
+__all__ = ["MODULES", "NAMES", "command_modules", "run"]

@@ -1,0 +1,245 @@
+"""Review of what the agent saved: the data half (no Textual here).
+
+A memory waits for review when a chat created or changed it since the person last reviewed it,
+whoever first saved it (an agent's change to the person's own memory matters most): its newest
+version's source is ``chat``, that
+version is newer than the review mark, and the file still holds that version's title and text
+(an edit made since, here or in an editor, is the person's own and needs no review).
+
+The review marks are the app's own state, never written into memory files (Oda's format stays
+as it is): one JSON file, ``review.json``, in ``platformdirs.user_state_path("oda-tui")`` (or
+the folder ``$ODA_TUI_STATE`` names), keyed by the store root's absolute path, then scope and
+memory id, giving the newest version name the person reviewed::
+
+    {"format": 1, "stores": {"/home/me/.local/share/Oda/memory":
+        {"global": {"0123abcd": "20261129T215234123Z-chat"},
+         "workspaces": {"proj": {"89abcdef": "20261130T080000000Z-chat"}}}}}
+
+Writes are atomic (a temp file in the same folder, fsync, rename) and private (0600).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from store import MemoryStore, write_atomic
+from store.history import read_version, version_name_parts, version_names
+from store.layout import history_dir
+from store.model import Memory, Scope, Version
+
+ENV_VAR = "ODA_TUI_STATE"
+STATE_FILE = "review.json"
+FORMAT = 1
+
+
+def state_dir() -> Path:
+    """The app's state folder: ``$ODA_TUI_STATE``, else the platform's user state folder."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return platformdirs.user_state_path("oda-tui", appauthor=False)
+
+
+def state_path() -> Path:
+    """The review marks file."""
+    return state_dir() / STATE_FILE
+
+
+def _name_key(name: str) -> tuple[str, int]:
+    """Version names in time order: the moment, then the -2, -3… of the same moment."""
+    parts = version_name_parts(name + ".md")  # a mark is a version's name without ".md"
+    return ("", 0) if parts is None else (parts[0], parts[2])
+
+
+def _source_of(name: str) -> str | None:
+    parts = version_name_parts(name + ".md")
+    return None if parts is None else parts[1]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewItem:
+    """One memory waiting for review, with what the agent changed."""
+
+    memory: Memory
+    newest: Version  # the newest chat version: what the memory is now
+    before: Version | None  # the version before it; None when the chat created the memory
+    reviewed: str | None  # the version name the person last reviewed, if any
+
+    @property
+    def created_by_agent(self) -> bool:
+        return self.before is None
+
+    @property
+    def before_title(self) -> str:
+        return self.before.title if self.before is not None else ""
+
+    @property
+    def before_text(self) -> str:
+        return self.before.text if self.before is not None else ""
+
+    @property
+    def after_title(self) -> str:
+        return self.newest.title
+
+    @property
+    def after_text(self) -> str:
+        return self.newest.text
+
+
+# --- the state file --------------------------------------------------------------------------
+
+
+def _store_key(store: MemoryStore) -> str:
+    return str(Path(os.path.abspath(store.root)))
+
+
+def load_state(path: Path | None = None) -> dict[str, Any]:
+    """The whole state file; an absent, unreadable or foreign file reads as empty."""
+    path = path or state_path()
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {"format": FORMAT, "stores": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
+        return {"format": FORMAT, "stores": {}}
+    return data
+
+
+def _write_state(data: dict[str, Any], path: Path) -> None:
+    payload = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+    write_atomic(path, payload)  # private folders (0700) and file (0600), like the store's
+
+
+def _marks_of(data: dict[str, Any], store: MemoryStore, scope: Scope) -> dict[str, Any]:
+    entry = data["stores"].get(_store_key(store))
+    if not isinstance(entry, dict):
+        return {}
+    if scope is None:
+        marks = entry.get("global")
+    else:
+        spaces = entry.get("workspaces")
+        marks = spaces.get(scope) if isinstance(spaces, dict) else None
+    return marks if isinstance(marks, dict) else {}
+
+
+def reviewed_mark(
+    store: MemoryStore, scope: Scope, memory_id: str, *, path: Path | None = None
+) -> str | None:
+    """The version name the person last reviewed for a memory, or None."""
+    mark = _marks_of(load_state(path), store, scope).get(memory_id)
+    return mark if isinstance(mark, str) else None
+
+
+def mark_reviewed(
+    store: MemoryStore, scope: Scope, memory_id: str, *, version: str | None = None, path: Path | None = None
+) -> str | None:
+    """Mark a memory reviewed up to ``version`` (default: its newest version, whatever its
+    source). Returns the name marked, or None when the memory has no versions."""
+    if version is None:
+        names = version_names(store.root, history_dir(store.root, scope, memory_id))
+        if not names:
+            return None
+        version = names[-1][:-3]
+    path = path or state_path()
+    data = load_state(path)
+    entry = data["stores"].setdefault(_store_key(store), {})
+    if not isinstance(entry, dict):
+        entry = data["stores"][_store_key(store)] = {}
+    if scope is None:
+        marks = entry.setdefault("global", {})
+    else:
+        marks = entry.setdefault("workspaces", {}).setdefault(scope, {})
+    marks[memory_id] = version
+    data["format"] = FORMAT
+    _write_state(data, path)
+    return version
+
+
+def carry_mark(
+    store: MemoryStore, scope: Scope, memory_id: str, target: Scope, new_id: str, *, path: Path | None = None
+) -> str | None:
+    """After a move, the review mark goes with the memory (its history moved with it)."""
+    mark = reviewed_mark(store, scope, memory_id, path=path)
+    if mark is None:
+        return None
+    mark_reviewed(store, target, new_id, version=mark, path=path)
+    path = path or state_path()
+    data = load_state(path)
+    _marks_of(data, store, scope).pop(memory_id, None)
+    _write_state(data, path)
+    return mark
+
+
+def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path: Path | None = None) -> int:
+    """Drop the marks of memories not in ``keep`` (e.g. purged); returns how many went."""
+    path = path or state_path()
+    data = load_state(path)
+    entry = data["stores"].get(_store_key(store))
+    if not isinstance(entry, dict):
+        return 0
+    wanted = set(keep)
+    dropped = 0
+    scopes: list[tuple[Scope, dict[str, Any]]] = [(None, entry.get("global") or {})]
+    scopes += [(key, marks) for key, marks in (entry.get("workspaces") or {}).items()]
+    for scope, marks in scopes:
+        for memory_id in [i for i in marks if (scope, i) not in wanted]:
+            del marks[memory_id]
+            dropped += 1
+    if dropped:
+        _write_state(data, path)
+    return dropped
+
+
+# --- what waits for review -------------------------------------------------------------------
+
+
+def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[ReviewItem]:
+    """Memories a chat (the agent) created or changed since the last review.
+
+    Global first, then by workspace key, each in the store's (created, id) order. Only the
+    newest two versions of a candidate are read: the history folder listing says which.
+    """
+    data = load_state(path)
+    found: list[ReviewItem] = []
+    for scope in [None, *store.workspaces()]:
+        marks = _marks_of(data, store, scope)
+        for memory in store.memories(scope):
+            item = _pending(store, memory, marks.get(memory.id))
+            if item is not None:
+                found.append(item)
+    return found
+
+
+def _pending(store: MemoryStore, memory: Memory, mark: Any) -> ReviewItem | None:
+    hdir = history_dir(store.root, memory.scope, memory.id)
+    names = [n[:-3] for n in version_names(store.root, hdir)]  # oldest first
+    if not names or _source_of(names[-1]) != "chat":
+        return None
+    reviewed = mark if isinstance(mark, str) else None
+    if reviewed is not None and _name_key(reviewed) >= _name_key(names[-1]):
+        return None
+    newest = read_version(store.root, hdir, names[-1] + ".md")
+    if newest is None or (newest.title, newest.text) != (memory.title, memory.text):
+        return None  # edited since the chat saved it: the person's own text
+    before = read_version(store.root, hdir, names[-2] + ".md") if len(names) >= 2 else None
+    return ReviewItem(memory=memory, newest=newest, before=before, reviewed=reviewed)
+
+
+__all__ = [
+    "ENV_VAR",
+    "ReviewItem",
+    "forget_marks",
+    "load_state",
+    "mark_reviewed",
+    "pending_review",
+    "reviewed_mark",
+    "state_dir",
+    "state_path",
+]

@@ -1,0 +1,50 @@
+"""Pilot test: where the terminal cannot show the app's symbols (TERM=linux), none is drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from oda_tui.app import OdaApp
+from oda_tui.text import glyphs
+from oda_tui.text.glyphs import terminal_is_ascii
+from store import GLOBAL, MemoryStore
+from tests.support.app import settle, started, write_raw
+
+SYMBOLS = "⭘⚠≡≈⏎▊"
+
+
+@pytest.fixture
+def ascii_terminal() -> Iterator[None]:
+    glyphs.use_ascii(True)
+    yield
+    glyphs.use_ascii(False)
+
+
+def test_which_terminals_get_ascii() -> None:
+    assert terminal_is_ascii({"TERM": "linux", "LANG": "C.UTF-8"})
+    assert not terminal_is_ascii({"TERM": "xterm-256color", "ODA_TUI_ASCII": "0"})
+    assert terminal_is_ascii({"TERM": "xterm-256color", "ODA_TUI_ASCII": "1"})
+
+
+async def test_no_symbol_the_linux_console_lacks_is_drawn(tmp_path: Path, ascii_terminal: None) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    store.create(GLOBAL, "Tea", "Green tea.")
+    store.create("web", "Tea", "Green tea.")  # a duplicate in the web chat: the ≡ mark
+    store.create(GLOBAL, "Bell\x07", "Escape \x1b[31m here.")
+    write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")  # the ⚠ mark
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        await pilot.press("down", "down")
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert not set(SYMBOLS) & set(shown), [c for c in SYMBOLS if c in shown]
+        assert "Enter Edit" in shown and "* " in shown  # the footer's key and the header's icon
+        assert "Global 2 !1" in shown  # the problem file mark
+        assert "~ " in screen.query_one("#meter-label").render().plain  # type: ignore[union-attr]
+        # A control character reads as caret notation: never raw, never a symbol it lacks.
+        assert "Bell^G" in shown and "^[[31m" in shown

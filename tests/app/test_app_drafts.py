@@ -1,0 +1,373 @@
+"""Pilot tests: the editor's unsaved draft is kept when the app is ended from outside, and
+offered back at the next start (saved, dropped, changed or deleted on disk meanwhile)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from oda_tui.app import OdaApp
+from oda_tui.dialogs import ConflictDialog
+from oda_tui.state.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
+from oda_tui.state.review_state import ENV_VAR
+from store import GLOBAL, Memory, MemoryStore
+from tests.support.app import settle, started, static_text, wait_until
+
+
+@pytest.fixture(autouse=True)
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A state folder of the test's own: drafts are app state."""
+    folder = tmp_path / "state"
+    monkeypatch.setenv(ENV_VAR, str(folder))
+    return folder
+
+
+def make_store(root: Path) -> tuple[MemoryStore, Memory, Memory]:
+    store = MemoryStore(root)
+    first = store.create(GLOBAL, "Reply language", "Reply in short bullet points.")
+    second = store.create(GLOBAL, "About me", "Backend developer in Lisbon.")
+    return store, first, second
+
+
+def messages(app: OdaApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def kept(root: Path, base: Memory | None, title: str, text: str, *, scope: str | None = GLOBAL) -> Path:
+    """A drafts file, as an app ended from outside leaves it."""
+    path = keep(new_draft(root, scope if base is None else base.scope, base, title, text, True))
+    assert path is not None
+    return path
+
+
+async def restored(pilot: Pilot[None]) -> None:
+    await started(pilot)
+    await settle(pilot)
+
+
+# -- keeping ----------------------------------------------------------------------------------
+
+
+async def test_an_exit_from_outside_keeps_the_dirty_draft(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter", "end", *" Mine.", "ctrl+t")  # ctrl+t: not bound in the editor
+        assert screen.editor.is_dirty
+        app.exit_from_outside()
+        await pilot.pause()
+    [draft] = kept_drafts(root).drafts
+    assert (draft.scope, draft.memory_id) == (GLOBAL, first.id)
+    assert (draft.title, draft.text, draft.enabled) == (first.title, first.text + " Mine.", True)
+    assert not draft.changed_since(first)
+    assert draft.base_updated == first.updated.isoformat()  # type: ignore[union-attr]
+    assert draft.path == draft_path(root, GLOBAL, first.id)
+    assert MemoryStore(root).get(GLOBAL, first.id).text == first.text  # never written to the store
+    assert not list(root.rglob("*.json"))
+
+
+async def test_a_new_memory_not_yet_saved_is_kept_too(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await pilot.press("n", *"Tea", "enter", *"Green, no sugar.")
+        app.exit_from_outside()
+        await pilot.pause()
+    [draft] = kept_drafts(root).drafts
+    assert (draft.memory_id, draft.title, draft.text, draft.base_hash) == (
+        None,
+        "Tea",
+        "Green, no sugar.",
+        None,
+    )
+
+
+async def test_nothing_is_kept_without_edits_or_on_a_quit_the_person_chose(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        app.exit_from_outside()  # a clean editor
+        await pilot.pause()
+    assert kept_drafts(root).drafts == []
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter", *"More", "ctrl+q", "y")  # quit without saving
+        await pilot.pause()
+        assert not app.is_running and screen.editor.is_dirty
+    assert kept_drafts(root).drafts == []
+    assert not drafts_dir().exists() or not list(drafts_dir().iterdir())
+
+
+# -- offering back ----------------------------------------------------------------------------
+
+
+async def test_a_kept_draft_comes_back_dirty_and_saving_it_removes_the_file(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, second = make_store(root)
+    path = kept(root, second, "About me [b]", "Backend developer in Porto.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the draft to come back")
+        editor = screen.editor
+        assert editor.is_dirty and editor.title_input.value == "About me [b]"
+        assert editor.text_area.text == "Backend developer in Porto."
+        assert screen.table.current_id == second.id
+        assert screen.focused is editor.text_area
+        assert messages(app)[-1] == (
+            "Your unsaved edits to “About me [b]” were kept when the app was closed. "
+            "They are back in the editor: Ctrl+S saves them, Ctrl+R drops them."
+        )
+        assert path.exists()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not editor.is_dirty
+        assert not path.exists()
+    saved = MemoryStore(root).get(GLOBAL, second.id)
+    assert (saved.title, saved.text) == ("About me [b]", "Backend developer in Porto.")
+    assert MemoryStore(root).get(GLOBAL, first.id) == first
+
+
+async def test_dropping_a_kept_draft_removes_the_file_and_keeps_the_memory(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Reply at length.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft to come back")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert screen.editor.text_area.text == first.text and not screen.editor.is_dirty
+        assert not path.exists()
+    assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
+
+
+async def test_a_draft_of_a_memory_changed_on_disk_asks_as_any_conflict(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Reply in short bullet points. Mine.")
+    file = store.memory_path(GLOBAL, first.id)  # changed by another program meanwhile
+    file.write_text(file.read_text("utf-8").replace("short bullet", "THEIR"), "utf-8")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        assert (
+            "Your unsaved edits to “Reply language” were kept when the app was closed, and the memory "
+            "changed on disk since. They are back in the editor: Ctrl+S saves them, Ctrl+R drops them."
+        ) in messages(app)
+        await pilot.click("#mine")
+        await settle(pilot)
+        assert screen.editor.is_dirty and path.exists()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not path.exists()
+    fresh = MemoryStore(root)
+    assert fresh.get(GLOBAL, first.id).text == "Reply in short bullet points. Mine."
+    # The newer text on disk was not lost: it is kept as a version of the memory.
+    external = [v.text for v in fresh.versions(GLOBAL, first.id) if v.source == "external"]
+    assert external == ["Reply in THEIR points."]
+
+
+async def test_reloading_theirs_drops_the_kept_draft(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Mine.")
+    store.change(GLOBAL, first.id, text="Theirs.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        await pilot.press("r")
+        await settle(pilot)
+        assert screen.editor.text_area.text == "Theirs." and not screen.editor.is_dirty
+        assert not path.exists()
+
+
+async def test_a_draft_of_a_deleted_memory_is_offered_and_saving_creates_it_again(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store, first, _ = make_store(root)
+    path = kept(root, first, "Reply language", "Reply in Portuguese.")
+    store.delete(GLOBAL, first.id)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.orphan, "the draft to come back")
+        editor = screen.editor
+        assert editor.is_dirty and editor.text_area.text == "Reply in Portuguese."
+        assert "deleted on disk" in static_text(editor.query_one("#editor-heading"))
+        assert messages(app)[-1] == (
+            "Your unsaved edits to “Reply language” were kept when the app was closed, but the memory "
+            "was deleted on disk since. They are back in the editor; saving them creates it again."
+        )
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not path.exists() and not editor.is_dirty
+    texts = [m.text for m in MemoryStore(root).memories(GLOBAL)]
+    assert "Reply in Portuguese." in texts
+
+
+async def test_a_new_memory_draft_comes_back_in_its_workspace(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    make_store(root)
+    path = kept(root, None, "Stack", "Django and HTMX.", scope="web")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
+        assert screen.scope == "web" and screen.editor.scope == "web"
+        assert messages(app)[-1].startswith("Your new memory “Stack” in web was not saved")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not path.exists()
+    [memory] = MemoryStore(root).memories("web")
+    assert (memory.title, memory.text) == ("Stack", "Django and HTMX.")
+
+
+async def test_several_drafts_come_back_newest_first_one_per_start(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, second = make_store(root)
+    older = kept(root, first, first.title, "Older draft.")
+    newer = kept(root, second, second.title, "Newer draft.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
+        assert screen.editor.memory_id == second.id
+        assert messages(app)[-1].endswith("1 more draft waits: one comes back each time the app starts.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    assert older.exists() and not newer.exists()
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the other draft")
+        assert screen.editor.memory_id == first.id
+        assert screen.editor.text_area.text == "Older draft."
+
+
+async def test_a_draft_kept_again_replaces_the_one_offered(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Draft.")
+    store.delete(GLOBAL, first.id)  # offered as a new memory: kept again under another name
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.orphan, "the draft")
+        await pilot.press("end", *" More.")
+        app.exit_from_outside()
+        await pilot.pause()
+    [draft] = kept_drafts(root).drafts
+    assert not path.exists()
+    assert (draft.memory_id, draft.text) == (None, "Draft. More.")
+
+
+# -- what is not a draft ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe not json at all",
+        b'{"kind": "something-else", "format": 1}',
+        b"[1, 2, 3]",
+        b'{"kind": "oda-tui-draft", "format": 1, "root": "/elsewhere"}',
+        b'{"kind": "oda-tui-draft", "format": 99}',
+        b" " * (MAX_BYTES + 1),
+    ],
+    ids=["bytes", "foreign", "list", "other-root", "future", "too-large"],
+)
+async def test_a_damaged_foreign_or_huge_drafts_file_is_set_aside_with_a_notice(
+    tmp_path: Path, content: bytes
+) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    path = draft_path(root, GLOBAL, first.id)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: bool(messages(app)), "the notice")
+        [notice] = messages(app)
+        assert notice.startswith("A kept draft could not be read (")
+        assert notice.endswith(f"it was set aside as {path}.unreadable.")
+        assert not screen.editor.is_dirty and app.is_running
+    assert not path.exists() and Path(f"{path}.unreadable").read_bytes() == content
+    assert MemoryStore(root).get(GLOBAL, first.id) == first
+
+
+async def test_a_draft_with_wrong_fields_is_set_aside(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Mine.")
+    data = json.loads(path.read_text("utf-8"))
+    data["memory_id"] = "../../etc"
+    path.write_text(json.dumps(data), "utf-8")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: bool(messages(app)), "the notice")
+        assert "its fields are not a draft's" in messages(app)[0]
+        assert not screen.editor.is_dirty
+
+
+@pytest.mark.parametrize("scope", [GLOBAL, "web"])
+async def test_a_new_memory_draft_comes_back_without_a_question_where_the_list_has_rows(
+    tmp_path: Path, scope: str | None
+) -> None:
+    root = tmp_path / "oda"
+    store, _, _ = make_store(root)
+    store.create("web", "Stack", "Django.")
+    path = kept(root, None, "Tea", "Green.", scope=scope)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
+        await settle(pilot)
+        assert app.screen is screen  # no question about discarding it
+        assert screen.scope == scope and screen.editor.text_area.text == "Green."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not path.exists()
+    assert [m.title for m in MemoryStore(root).memories(scope)][-1] == "Tea"
+
+
+async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    path = kept(root, first, first.title, "Mine.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
+        await pilot.press("ctrl+q", "y")  # the person chose: quit without saving
+        await pilot.pause()
+        assert not app.is_running
+    assert not path.exists()
+    assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
+
+
+async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    _, first, _ = make_store(root)
+    kept(root, first, first.title, "Mine.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
+        await settle(pilot)
+        assert screen.has_class("-narrow") and screen.has_class("-detail")
+        assert screen.editor.text_area.region.width > 0 and screen.focused is screen.editor.text_area

@@ -1,0 +1,76 @@
+"""The footer follows the keys that apply, and recomposes only when they change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from oda_tui.app import OdaApp
+from oda_tui.widgets.key_footer import KeyFooter
+from store import GLOBAL, MemoryStore
+from tests.support.app import settle, started
+
+
+def footer_keys(app: OdaApp) -> dict[str, bool]:
+    """Each key the main screen's footer shows, and whether it is enabled."""
+    footer = app.main_screen.query_one(KeyFooter)
+    return {key.action: not key.disabled for key in footer.query(FooterKey)}
+
+
+async def test_the_footer_follows_focus_and_skips_repeats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Text.")
+    composes: list[int] = []
+    real = KeyFooter.recompose
+
+    async def counting(self: KeyFooter) -> None:
+        composes.append(1)
+        await real(self)
+
+    monkeypatch.setattr(KeyFooter, "recompose", counting)
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        assert footer_keys(app)["new_memory"] is True
+        before = len(composes)
+        screen.refresh_bindings()  # the same keys: nothing to do
+        await settle(pilot)
+        assert len(composes) == before
+        assert footer_keys(app)["new_memory"] is True
+        await pilot.press("slash")  # typing in the filter: letter keys do not apply
+        await settle(pilot)
+        assert len(composes) == before + 1
+        assert footer_keys(app).get("new_memory", False) is False  # hidden or dimmed
+        await pilot.press("escape")
+        await settle(pilot)
+        assert footer_keys(app)["new_memory"] is True
+
+
+async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Text.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        wide = list(footer_keys(app))
+        # At 200 columns the keys that used to be hidden are there, in the registry's order.
+        assert {"review", "problems", "deleted", "duplicates", "copy_to", "move_to"} <= set(wide)
+        assert wide.index("new_memory") < wide.index("history") < wide.index("help") < wide.index("deleted")
+        for width in (80, 120):
+            await pilot.resize_terminal(width, 40)
+            await settle(pilot)
+            keys = list(footer_keys(app))
+            assert keys[-1] == wide[-1] == "command_palette"
+            assert keys[:-1] == wide[: len(keys) - 1]  # the first ones, in the same order
+            footer = app.main_screen.query_one(KeyFooter)
+            shown = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
+            # Every key shown whole, none cut by the palette's key at the right.
+            palette = footer.query_one(".-command-palette")
+            assert all(k.region.right <= palette.region.x for k in shown)
+            assert len(shown) < len(wide) - 1

@@ -1,0 +1,58 @@
+"""The app's review queue shows what an agent saved and changed through ``oda-tui mcp``, live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.widgets import Static
+
+from oda_tui.app import OdaApp
+from oda_tui.screens.review import ReviewScreen
+from oda_tui.text.diffing import word_diff
+from store import MemoryStore
+from tests.support.app import settle, started, static_text, wait_until
+from tests.support.mcp import connect, ok
+
+
+@pytest.fixture(autouse=True)
+def state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Review marks go to this test's own state folder."""
+    folder = tmp_path / "state"
+    monkeypatch.setenv("ODA_TUI_STATE", str(folder))
+    return folder
+
+
+async def test_a_memory_saved_through_the_server_waits_in_review(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create("web", "Mine", "Written by me.")
+    app = OdaApp(root, "web")  # watching the folder, as it does for a person
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        async with connect(root, "web") as agent:
+            saved = ok(await agent.call_tool("memory_save", {"title": "Stack", "text": "Django and HTMX."}))
+            await wait_until(pilot, lambda: "1 to review (press r)" in screen.sub_title, "the save to show")
+            await pilot.press("r")
+            view = app.screen
+            assert isinstance(view, ReviewScreen)
+            await settle(pilot)
+            assert [i.memory.id for i in view.items] == [saved["id"]]
+            head = static_text(view.query_one("#review-head"))
+            assert "The agent wrote:" in head
+            # Accepted here, then changed again by the agent: it waits again, with the word diff.
+            await pilot.press("a")
+            await settle(pilot)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: "to review" not in screen.sub_title, "the accept to show")
+            ok(await agent.call_tool("memory_change", {"id": saved["id"], "text": "Django 5 and HTMX."}))
+            await wait_until(pilot, lambda: "1 to review (press r)" in screen.sub_title, "the change to show")
+            await pilot.press("r")
+            view = app.screen
+            assert isinstance(view, ReviewScreen)
+            await settle(pilot)
+            head = static_text(view.query_one("#review-head"))
+            assert "Changed by a chat" in head and "What the agent changed" in head
+            diff = view.query_one("#review-diff", Static).content
+            assert isinstance(diff, Text)
+            assert diff.plain == word_diff("Django and HTMX.", "Django 5 and HTMX.").plain

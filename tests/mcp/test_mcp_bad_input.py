@@ -1,0 +1,181 @@
+"""Bad input to the MCP tools: a clear tool error, nothing written, and the server keeps serving."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from store import GLOBAL, MemoryStore
+from tests.support.mcp import MODES, connect, ok, refused
+
+pytestmark = pytest.mark.parametrize("mode", MODES)
+
+
+def everything(root: Path) -> list[tuple[str, bytes]]:
+    """Every file under the root (a refused call adds or changes none)."""
+    if not root.exists():
+        return []
+    return sorted(
+        (str(p), p.read_bytes()) for p in root.rglob("*") if p.is_file() and ".index" not in p.parts
+    )
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "oda"
+    folder.mkdir()
+    return folder
+
+
+async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
+    mine = MemoryStore(root).create(GLOBAL, "Tea", "Green.")
+    before = everything(root)
+    cases = [
+        (
+            "memory_nap",
+            {},
+            'There is no tool "memory_nap"; the tools are memory_list, memory_save, '
+            "memory_change, memory_read.",
+        ),
+        ("memory_list", {"verbose": True}, "memory_list takes no arguments."),
+        (
+            "memory_save",
+            {"title": "T", "text": "x", "tags": ["a"], "pin": 1},
+            'memory_save does not take the arguments "tags" and "pin"; it takes "title" and "text".',
+        ),
+        ("memory_save", {"title": "T"}, 'memory_save needs the argument "text".'),
+        ("memory_save", {"text": "x"}, 'memory_save needs the argument "title".'),
+        ("memory_save", {"title": 5, "text": "x"}, 'The argument "title" must be a string.'),
+        ("memory_save", {"title": "T", "text": ["x"]}, 'The argument "text" must be a string.'),
+        ("memory_change", {"id": 12345678, "text": "x"}, 'The argument "id" must be a string.'),
+        ("memory_change", {"text": "x"}, 'memory_change needs the argument "id".'),
+        ("memory_change", {"id": mine.id, "title": {"a": 1}}, 'The argument "title" must be a string.'),
+        ("memory_read", {"full": "yes"}, 'The argument "full" must be true or false.'),
+        ("memory_read", {"full": 1}, 'The argument "full" must be true or false.'),
+        ("memory_read", {"since": "now"}, 'memory_read does not take the argument "since"; it takes "full".'),
+    ]
+    async with connect(root, mode=mode) as client:
+        for name, args, message in cases:
+            assert refused(await client.call_tool(name, args)) == message, (name, args)
+        # Still serving, and nothing was written.
+        assert [m["id"] for m in ok(await client.call_tool("memory_list", {}))["memories"]] == [mine.id]
+    assert everything(root) == before
+
+
+async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: str) -> None:
+    mine = MemoryStore(root).create(GLOBAL, "Tea", "Green.")
+    before = everything(root)
+    async with connect(root, mode=mode) as client:
+
+        async def call(name: str, **args: object) -> str:
+            return refused(await client.call_tool(name, args))
+
+        assert await call("memory_save", title="T\ud800", text="x") == (
+            'The argument "title" is not valid text: it holds a lone surrogate (U+D800).'
+        )
+        assert await call("memory_save", title="T", text="a\udfffb") == (
+            'The argument "text" is not valid text: it holds a lone surrogate (U+DFFF).'
+        )
+        assert await call("memory_change", id=mine.id, text="\ud83d") == (
+            'The argument "text" is not valid text: it holds a lone surrogate (U+D83D).'
+        )
+        assert await call("memory_change", id="\ud800" * 3, text="x") == (
+            'The argument "id" is not valid text: it holds a lone surrogate (U+D800).'
+        )
+        # Names quoted back hold no lone surrogate: the answer must itself be valid text.
+        if mode == "legacy":  # the 2026 client cannot even send it (the name goes in a header)
+            assert refused(await client.call_tool("memory_\ud800", {})).startswith(
+                'There is no tool "memory_\\ud800"; the tools are'
+            )
+        assert (
+            refused(await client.call_tool("memory_list", {"x\udbff": 1}))
+            == "memory_list takes no arguments."
+        )
+        # (The SDK's client may already have replaced a lone half in a key: either way the
+        # answer is valid text that names the argument.)
+        named = refused(await client.call_tool("memory_read", {"f\udbff": 1}))
+        assert re.fullmatch(r'memory_read does not take the argument "f.+"; it takes "full"\.', named)
+        named.encode("utf-8")
+        huge_id = "a" * 1_000_000
+        assert await call("memory_change", id=huge_id, text="x") == (
+            f'No memory with the id "{"a" * 40}…" exists in this chat\'s memory. '
+            "Call memory_list for the current ids."
+        )
+        assert (await call("memory_change", id=mine.id, text="x" * 3_000_000)).startswith(
+            "A memory is limited to 2000 characters; this one has 3000000."
+        )
+        # Emoji and other text outside the BMP are fine (real pairs, not lone halves).
+        ok(await client.call_tool("memory_change", {"id": mine.id, "text": "Green 🍵."}))
+    store = MemoryStore(root)
+    assert store.get(GLOBAL, mine.id).text == "Green 🍵."
+    assert [p for p, _ in everything(root) if p.endswith(".md") and "/history/" not in p] == [
+        p for p, _ in before if p.endswith(".md") and "/history/" not in p
+    ]
+
+
+async def test_a_named_root_that_does_not_exist_is_a_tool_error(tmp_path: Path, mode: str) -> None:
+    root = tmp_path / "typo"
+    message = (
+        f"The memory folder {root} does not exist. Create it, or start oda-tui mcp with --root naming "
+        "the folder that holds the memories."
+    )
+    async with connect(root, mode=mode) as client:
+        for name, args in [
+            ("memory_list", {}),
+            ("memory_read", {}),
+            ("memory_save", {"title": "T", "text": "x"}),
+            ("memory_change", {"id": "12345678", "text": "x"}),
+        ]:
+            assert refused(await client.call_tool(name, args)) == message
+        assert not root.exists()
+        # The folder appears (the person fixed it): the same session now works.
+        root.mkdir()
+        saved = ok(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
+    assert MemoryStore(root).get(GLOBAL, saved["id"]).text == "x"
+
+
+async def test_a_root_that_is_a_file_is_a_tool_error(tmp_path: Path, mode: str) -> None:
+    root = tmp_path / "file"
+    root.write_text("not a folder", "utf-8")
+    async with connect(root, mode=mode) as client:
+        message = refused(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
+        assert message == f"The memory folder {root} is not a folder."
+        assert refused(await client.call_tool("memory_read", {})) == message
+    assert root.read_text("utf-8") == "not a folder"
+
+
+async def test_odas_default_folder_may_not_exist_yet(tmp_path: Path, mode: str) -> None:
+    root = tmp_path / "fresh" / "memory"  # a fresh install: Oda's own folder, not named
+    async with connect(root, mode=mode, root_named=False) as client:
+        assert ok(await client.call_tool("memory_list", {}))["memories"] == []
+        assert ok(await client.call_tool("memory_read", {}))["text"] == ""
+        assert not root.exists()
+        saved = ok(await client.call_tool("memory_save", {"title": "First", "text": "Hello."}))
+    assert MemoryStore(root).get(GLOBAL, saved["id"]).title == "First"
+
+
+async def test_a_failure_inside_a_tool_is_a_tool_error_and_the_server_goes_on(
+    root: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_create, real_chat = MemoryStore.create, MemoryStore.chat_memory
+
+    def disk_full(*_args: object, **_kw: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    def broken(*_args: object, **_kw: object) -> None:
+        raise RuntimeError("boom")
+
+    async with connect(root, mode=mode) as client:
+        monkeypatch.setattr(MemoryStore, "create", disk_full)
+        message = refused(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
+        assert message == "The memory could not be changed: No space left on device."
+        monkeypatch.setattr(MemoryStore, "chat_memory", broken)
+        assert refused(await client.call_tool("memory_read", {})) == (
+            "The tool failed unexpectedly: RuntimeError: boom."
+        )
+        monkeypatch.setattr(MemoryStore, "create", real_create)
+        monkeypatch.setattr(MemoryStore, "chat_memory", real_chat)
+        ok(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
+        assert ok(await client.call_tool("memory_read", {}))["kind"] == "full"
