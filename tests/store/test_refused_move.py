@@ -18,7 +18,7 @@ import pytest
 import store.commit as commit_mod
 import store.moves as moves
 from store import GLOBAL, CouldNotChange, MemoryStore
-from tests.conftest import memory_file, write_raw
+from tests.support.files import memory_file, write_raw
 
 
 def _where(root: Path, memory_id: str) -> dict[str, list[str]]:

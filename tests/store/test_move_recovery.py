@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from store import GLOBAL, MemoryStore
-from tests.conftest import memory_file, write_raw
+from tests.support.files import memory_file, write_raw
 
 
 def _tree(folder: Path) -> dict[str, bytes | None]:
