@@ -78,7 +78,9 @@ class Changes(Transactions):
             check_size(data, self.sync.limits)
             if enabled:
                 self.budget.check_tokens(scope, memory_id, None, (title, text))
-            version = NewVersion(moment, via, title, text, source)
+            version = NewVersion(
+                moment, via, title, text, source, history.NOTHING_REPLACED if via == "chat" else None
+            )
             return self._commit(scope, memory_id, data, seen=None, version=version)
 
     def change(
@@ -254,19 +256,44 @@ class Changes(Transactions):
         with self._transaction(scope, memory_id):
             doc, raw = self._current(scope, memory_id)
             versions = self._versions(scope, memory_id)
-            for index, version in enumerate(versions):
-                if version.source == "undo":
-                    break
-                if version.source == "chat":
-                    if index + 1 < len(versions):
-                        return self._write_back(scope, memory_id, doc, raw, versions[index + 1], "undo")
-                    if doc.fields.created is not None and version.moment == doc.fields.created:
-                        raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
-                    raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
-            raise NothingToUndo()
+            wanted = _before_chat(versions, doc)
+            if (wanted.title, wanted.text) == (doc.fields.title, doc.text):
+                raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
+            return self._write_back(scope, memory_id, doc, raw, wanted, "undo")
 
     def write_fixed(self, path: Path, data: bytes) -> None:
         """Write a file the person fixed by hand (a problem file, ``settings.yaml``) under the
         store-wide lock, through the root-checked atomic write."""
         with self._writing():
             write_atomic(path, data, root=self.root)
+
+
+def _before_chat(versions: list[Version], doc: Document) -> Version:
+    """The kept version of the text the newest change from a chat replaced (``versions``
+    newest first); refused with the true reason when there is none to write back.
+
+    A chat's version names the text it replaced (``Version.replaced``), so that text is found
+    wherever history keeps it now: the same text is kept once, as its newest version, so it
+    may have moved after the chat's own. A version kept before this was noted falls back to
+    the version just older than the chat's."""
+    current = history.text_key(doc.fields.title, doc.text)
+    for index, version in enumerate(versions):
+        if version.source == "undo":
+            break
+        if version.source != "chat":
+            continue
+        if version.replaced == history.NOTHING_REPLACED:
+            raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
+        if version.replaced is not None:
+            found = next((v for v in versions if history.text_key(v.title, v.text) == version.replaced), None)
+            if found is not None:
+                return found
+            if version.replaced == current:  # put back outside the app, and not kept yet
+                raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
+            raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
+        if doc.fields.created is not None and version.moment == doc.fields.created:
+            raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
+        if index + 1 < len(versions):
+            return versions[index + 1]
+        raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
+    raise NothingToUndo()

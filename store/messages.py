@@ -38,7 +38,8 @@ NOTHING_TO_UNDO = "There is no change from a chat to undo."
 # Our own wording where the spec leaves a case open.
 BAD_WORKSPACE_KEY = 'the workspace key "{key}" is not valid'
 NOTHING_BEFORE_CHAT = "the change from a chat created this memory, so there is no earlier text"
-BEFORE_CHAT_NOT_KEPT = "no version from before the change from a chat is kept"
+BEFORE_CHAT_NOT_KEPT = "the text from before the change from a chat is no longer kept"
+BEFORE_CHAT_IS_CURRENT = "the text from before the change from a chat is the current text already"
 NOT_DELETED = 'no deleted memory with the id "{id}" is waiting to be restored'
 ID_IN_USE = 'a memory with the id "{id}" exists again'
 SAME_SCOPE = "the memory is already there"

@@ -136,7 +136,8 @@ class Transactions:
             changes["title"] = title
         data = render_edit(doc, changes, text).encode("utf-8")
         check_size(data, self.sync.limits)
-        version = NewVersion(changes["updated"], via, title, text, doc.fields.source)
+        replaced = history.text_key(doc.fields.title, doc.text) if via == "chat" else None
+        version = NewVersion(changes["updated"], via, title, text, doc.fields.source, replaced)
         return self._commit(scope, memory_id, data, seen=raw, version=version)
 
     def _write_back(

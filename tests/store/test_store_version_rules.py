@@ -221,7 +221,10 @@ def test_undo_does_not_claim_a_chat_created_a_memory_it_did_not(store: MemorySto
     with pytest.raises(CouldNotChange) as info:
         store.undo(GLOBAL, memory.id)
     assert "created this memory" not in str(info.value)
-    assert info.value.reason == "no version from before the change from a chat is kept"
+    # True: the text from before the chat's change is kept, and it is the current text.
+    assert info.value.reason == "the text from before the change from a chat is the current text already"
+    store.change(GLOBAL, memory.id, text="three", via="settings")
+    assert store.undo(GLOBAL, memory.id).text == "one"  # found where history keeps it now
     by_chat = store.create(GLOBAL, "C", "from a chat", via="chat")
     store.change(GLOBAL, by_chat.id, text="edited", via="settings")
     with pytest.raises(CouldNotChange) as info:
