@@ -121,6 +121,8 @@ class Changes(Transactions):
         check_scope(scope)
         check_via(via)
         with self._transaction(scope, memory_id):
+            if enabled:
+                self._refuse_over_limits(scope, memory_id)
             doc, raw = self._current(scope, memory_id)
             if doc.fields.enabled == enabled:
                 return self._get(scope, memory_id)

@@ -54,6 +54,8 @@ class DiskSync:
         #: While True, a parse index to write waits in ``_index_waiting`` (``write_index_now``).
         self.hold_index = False
         self._index_waiting: threading.Thread | None = None
+        #: What ``settings_now`` changed in the picture, for the next ``refresh`` to report.
+        self._unreported: set[str] = set()
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
         """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.
@@ -65,6 +67,7 @@ class DiskSync:
                 self.loaded()
                 return set()
             changed = self.rescan_all() if paths is None else self._refresh_paths(paths)
+            changed, self._unreported = changed | self._unreported, set()
             return {Path(p) for p in changed}
 
     def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
@@ -73,7 +76,21 @@ class DiskSync:
             if self.state is None:
                 self.loaded()
                 return set()
-            return {Path(p) for p in self.rescan_scopes(scopes)}
+            changed, self._unreported = self.rescan_scopes(scopes) | self._unreported, set()
+            return {Path(p) for p in changed}
+
+    def settings_now(self) -> Limits:
+        """The limits as settings.yaml says them now: a stat, and a read only when it changed.
+        Every change asks under the lock, so limits another process just set apply at once;
+        what that changed in the picture is reported by the next ``refresh``."""
+        with self.mutex:
+            self.loaded()
+            settings = self._read_settings()
+            if settings[0]:
+                self._unreported |= self._full_pass(settings)  # the limits decide what is a problem
+            elif settings[1]:
+                self._unreported.add(str(self.root / SETTINGS_FILE))
+            return self.limits
 
     def _refresh_paths(self, paths: Iterable[Path | str]) -> set[str]:
         state = self.state

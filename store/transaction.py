@@ -13,6 +13,7 @@ import os
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -44,8 +45,7 @@ class Transactions:
         self._swept = False  # the first change puts right what killed writers left anywhere
 
     def _limits(self) -> Limits:
-        self.sync.loaded()
-        return self.sync.limits
+        return self.sync.settings_now()
 
     def _get(self, scope: Scope, memory_id: str) -> Memory:
         item = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
@@ -64,6 +64,7 @@ class Transactions:
                 make_dirs(self.root)
                 with self.sync.lock:
                     self.sync.recover_moves()
+                    self.sync.settings_now()  # limits another process set apply at once
                     yield
             except StoreError:
                 raise
@@ -106,6 +107,21 @@ class Transactions:
             self.sync.reload(path)
             raise CouldNotChange(f"its file has a problem: {parsed.message.rstrip('.')}")
         return parsed, raw
+
+    def _refuse_over_limits(self, scope: Scope, memory_id: str) -> None:
+        """Refuse turning on a memory over its title or text limit with the message that names
+        the value and the limit (its file is a problem only for its length)."""
+        path = _memory_path(self.root, scope, memory_id)
+        self.sync.reload(path)
+        if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
+            return
+        limits = self.sync.limits
+        raw = read_limited(self.root, path, limits.file_max_bytes)
+        if raw is None or len(raw) > limits.file_max_bytes:
+            return
+        doc = parse_bytes(raw, replace(limits, title_max_chars=10**9, text_max_chars=10**9))
+        if isinstance(doc, Document):
+            refuse(title_refusal(doc.fields.title, limits) or length_refusal(doc.text, limits))
 
     def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
         """Keep the file's current text as a version when history does not have it yet."""
@@ -158,6 +174,11 @@ class Transactions:
     def _commit(
         self, scope: Scope, memory_id: str, data: bytes, *, seen: bytes | None, version: NewVersion | None
     ) -> Memory:
+        if version is not None:  # checked before the lock too, maybe against older settings
+            refuse(
+                title_refusal(version.title, self.sync.limits)
+                or length_refusal(version.text, self.sync.limits)
+            )
         self._make_set(scope)
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)

@@ -145,9 +145,9 @@ def test_turning_on_a_file_over_its_limit_is_refused(store: MemoryStore, root: P
         root / "global" / "aaaaaaaa.md", memory_file(title="Off", text="x" * 2001, enabled="false")
     )
     before = path.read_bytes()
-    with pytest.raises(CouldNotChange) as info:
+    with pytest.raises(TooLong) as info:
         store.set_enabled(GLOBAL, "aaaaaaaa", True)
-    assert info.value.reason.startswith("its file has a problem: The memory is longer than 2000 characters")
+    assert str(info.value).startswith("A memory is limited to 2000 characters; this one has 2001.")
     assert path.read_bytes() == before
 
 
