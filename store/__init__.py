@@ -19,6 +19,7 @@ from .errors import (
 )
 from .layout import is_valid_id, is_valid_key
 from .limits import Limits
+from .memory_fields import normalize_text, normalize_title
 from .memory_store import MemoryStore
 from .model import (
     GLOBAL,
@@ -39,6 +40,8 @@ from .timestamps import format_timestamp
 from .watch_list import changes_folders, folders_to_watch
 
 __all__ = [
+    "normalize_text",
+    "normalize_title",
     "GLOBAL",
     "Change",
     "ChatEntry",

@@ -7,10 +7,13 @@ import re
 import sys
 from typing import Any, TextIO
 
-# C0 controls, DEL, the C1 range (some terminals obey it), the bidi overrides that can make a
-# line read differently from what it holds, and lone surrogates: the bytes of a file name that
-# is not UTF-8 (Python keeps byte 0x9b as U+DC9B), which would go out raw or fail to encode.
-_UNSAFE = r"\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+from ..text.invisible import INVISIBLE_CLASS, escape
+
+# C0 controls, DEL, the C1 range (some terminals obey it), the bidi controls and zero-width
+# characters that make a line read differently from what it holds, and lone surrogates: the bytes
+# of a file name that is not UTF-8 (Python keeps byte 0x9b as U+DC9B), which would go out raw or
+# fail to encode.
+_UNSAFE = rf"\x7f-\x9f{INVISIBLE_CLASS}\ud800-\udfff"
 _CONTROL = re.compile(rf"[\x00-\x1f{_UNSAFE}]")
 _CONTROL_KEEP_LINES = re.compile(rf"[\x00-\x08\x0b-\x1f{_UNSAFE}]")
 
@@ -19,7 +22,7 @@ def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte of a file name: shown as that byte
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return escape(match.group())
 
 
 def visible(text: str) -> str:

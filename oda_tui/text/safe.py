@@ -1,7 +1,8 @@
 """Plain-text helpers: user text never reaches the terminal as markup or control codes.
 
 A control character is shown, never dropped and never sent raw: ESC reads ``␛`` (``^[`` on an
-ASCII terminal), a C1 code such as 0x9b reads ``\\x9b``.
+ASCII terminal), a C1 code such as 0x9b reads ``\\x9b``, and a bidirectional control or a
+zero-width character reads as its escape, such as ``\\u202e`` (see ``invisible``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from rich.text import Text
 
 from .glyphs import ascii_only
+from .invisible import BIDI_CONTROLS, INVISIBLE_CLASS, ZERO_WIDTH, escape
 
 
 def _table(pictures: bool, *, keep_layout: bool) -> dict[int, str]:
@@ -21,14 +23,16 @@ def _table(pictures: bool, *, keep_layout: bool) -> dict[int, str]:
         table[code] = chr(0x2400 + code) if pictures else "^" + chr(0x40 + code)
     table[0x7F] = "\u2421" if pictures else "^?"
     for code in range(0x80, 0xA0):
-        table[code] = f"\\x{code:02x}"
+        table[code] = escape(chr(code))
+    for char in BIDI_CONTROLS + ZERO_WIDTH:
+        table[ord(char)] = escape(char)
     return table
 
 
 # One line keeps no layout: a newline or tab becomes a space (below) before the table applies.
 _BLOCK = {True: _table(True, keep_layout=True), False: _table(False, keep_layout=True)}
 _LINE = {True: _table(True, keep_layout=False), False: _table(False, keep_layout=False)}
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE_CLASS}]")
 
 
 def has_controls(text: str) -> bool:

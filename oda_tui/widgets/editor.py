@@ -288,8 +288,9 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         self.query_one("#meta", Static).update(self.draft.meta())
 
     def _update_counters(self) -> None:
-        title = self.title_input.value
-        text = self.text_area.text
+        # Counted as they will be saved: a control character shown as ``\x9b`` is one character.
+        title = self.draft.outgoing_title(self.title_input.value)
+        text = self.draft.outgoing_text(self.text_area.text)
         tlen, xlen = title_length(title), text_length(text)
         title_count = self.query_one("#title-count", Label)
         title_count.update(f"{count(tlen)}/{count(self.limits.title)}")
@@ -297,7 +298,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         text_count = self.query_one("#text-count", Label)
         text_count.update(f"{count(xlen)}/{count(self.limits.text)}")
         text_count.set_class(xlen > self.limits.text, "-over")
-        self.query_one("#tokens", Static).update(tokens_text(title, text))
+        self.query_one("#tokens", Static).update(tokens_text(title, text, enabled=self.switch.value))
         messages = [m for m in (self._check_title(title), self._check_text(text)) if m]
         save_error = self.draft.save_error
         if save_error and save_error not in messages:
@@ -346,6 +347,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         event.stop()
         # Part of the draft, like the title and the text: saved with Ctrl+S, reverted with Ctrl+R.
         self.query_one("#enabled-label", Label).update("on" if event.value else "off")
+        self._update_counters()
         self._note_dirty()
 
     def request_save(self) -> bool:
