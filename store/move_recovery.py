@@ -3,8 +3,8 @@ record that names a link, a missing set or a state no move of the store leaves.
 
 Recovery runs under the store-wide lock, before every change and at a start, so it is a write
 path like any change: it goes through ``store.moves``'s steps (folders opened without
-following a link, renames between descriptors), and what it cannot safely act on it sets
-aside: the record is renamed to ``.move.json.<random>.set-aside`` and listed by
+following a link, renames between descriptors). A move it cannot finish is rolled back when
+that loses nothing; what it cannot safely act on, finish or roll back it sets aside: the record is renamed to ``.move.json.<random>.set-aside`` and listed by
 ``MemoryStore.ignored()``, with what to do. A record that cannot be finished, rolled back or
 even set aside never blocks a change: it is left as it is and acted on by nothing.
 """
@@ -18,10 +18,11 @@ import secrets
 import stat
 from pathlib import Path
 
+from . import history, moves, safe_io
 from . import messages as msg
-from . import moves, safe_io
 from .layout import LOCK_FILE, is_valid_id, is_valid_key
 from .model import Ignored
+from .swap import rename_new_at
 
 SET_ASIDE = ".set-aside"
 _SET_ASIDE_RE = re.compile(r"\.(move\.json|lock)\.[0-9a-f]{8}\.set-aside\Z")
@@ -47,11 +48,38 @@ def recover(root: Path) -> None:
             moves.drop_intent(root)  # the move never got that far: nothing to finish
             return
         _check_state(plan)
-        moves.finish(plan, roll_back=False)
     except (SetAside, OSError):
         set_aside(root, moves.INTENT)
         return
+    try:
+        moves.finish(plan, roll_back=False)
+    except OSError:
+        if not _roll_back(plan):
+            set_aside(root, moves.INTENT)
+            return
     moves.drop_intent(root)
+
+
+def _roll_back(plan: moves.Move) -> bool:
+    """Undo a move that cannot be finished: only when the old file is still there with exactly
+    the bytes the new one has (so removing the new one loses nothing); the history goes back
+    first. False when that is not so, or a step fails (the record is then set aside)."""
+    name = f"{plan.memory_id}.md"
+    try:
+        with moves.folders(plan, make_history=False) as f:
+            limit = history.READ_LIMITS.file_max_bytes
+            old = moves.read_in(f.source_set, name, limit)
+            if old is None or old != moves.read_in(f.target_set, plan.dest.name, limit):
+                return False
+            if moves.exists(plan.new_id, f.new_parent) and not moves.exists(plan.memory_id, f.old_parent):
+                if f.old_parent is None or f.new_parent is None:
+                    return False
+                rename_new_at(f.new_parent, plan.new_id, f.old_parent, plan.memory_id)
+            os.unlink(plan.dest.name, dir_fd=f.target_set)
+            os.fsync(f.target_set)
+    except OSError:
+        return False
+    return True
 
 
 def _plan(root: Path) -> moves.Move | None:

@@ -199,11 +199,11 @@ def _take_source(plan: Move, f: Folders) -> None:
     if not exists(name, f.source_set):
         return
     limits = history.READ_LIMITS  # generous: the settings may not be read yet at a start
-    dest = _read(f.target_set, plan.dest.name, limits.file_max_bytes)
+    dest = read_in(f.target_set, plan.dest.name, limits.file_max_bytes)
     grabbed = commit.staged_path(Path(name), dest or b"").name
     os.rename(name, grabbed, src_dir_fd=f.source_set, dst_dir_fd=f.source_set)
     try:
-        left = _read(f.source_set, grabbed, limits.file_max_bytes)
+        left = read_in(f.source_set, grabbed, limits.file_max_bytes)
         if left is not None and left != dest:
             doc = parse_bytes(left, limits)
             mine = parse_bytes(dest, limits) if dest is not None else None
@@ -231,7 +231,7 @@ def _stuck(exc: BaseException) -> Stuck:
     return Stuck(0, str(exc))
 
 
-def _read(dir_fd: int, name: str, limit: int) -> bytes | None:
+def read_in(dir_fd: int, name: str, limit: int) -> bytes | None:
     """A regular file's bytes in ``dir_fd`` (at most ``limit + 1``); None when missing or not one."""
     try:
         fd, st = safe_io.open_regular(name, dir_fd, name)

@@ -129,13 +129,15 @@ def test_a_move_refused_by_an_unwritable_history_without_dac_override(root: Path
     _assert_rolled_back(root, store, memory_id, versions)
 
 
+@pytest.mark.parametrize("edited", [False, True])
 def test_a_leftover_move_that_cannot_be_finished_never_blocks_a_change(
-    root: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, monkeypatch: pytest.MonkeyPatch, edited: bool
 ) -> None:
     store, memory_id, _versions = _prepared(root)
-    write_raw(
-        root / "workspaces" / "ws" / f"{memory_id}.md", Path(store.get(GLOBAL, memory_id).path).read_bytes()
-    )
+    copy = Path(store.get(GLOBAL, memory_id).path).read_bytes()
+    if edited:  # saved in the new place since the kill: removing it would lose that
+        copy = copy.replace(b"moving on", b"edited in the new place")
+    write_raw(root / "workspaces" / "ws" / f"{memory_id}.md", copy)
     write_raw(
         root / ".move.json", json.dumps({"from": None, "id": memory_id, "to": "ws", "new_id": memory_id})
     )
@@ -143,13 +145,18 @@ def test_a_leftover_move_that_cannot_be_finished_never_blocks_a_change(
     def refused(*args: Any) -> None:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
-    monkeypatch.setattr(moves, "rename_new_at", refused)
+    monkeypatch.setattr(moves, "rename_new_at", refused)  # the history cannot follow
     later = MemoryStore(root)
     later.create(GLOBAL, "Elsewhere", "goes through")
     later.create("ws", "And here", "too")
     assert not os.path.lexists(root / ".move.json")
     listed = [i for i in later.ignored() if i.path.name.startswith(".move.json.")]
-    assert len(listed) == 1 and "two sets" in listed[0].reason
+    if edited:  # neither finished nor rolled back: set aside, both copies kept, and said so
+        assert _where(root, memory_id) == {"in": ["global", "ws"], "history": ["global"]}
+        assert len(listed) == 1 and "two sets" in listed[0].reason
+    else:  # rolled back: the new file held exactly the old one's bytes
+        assert _where(root, memory_id) == {"in": ["global"], "history": ["global"]}
+        assert listed == []
 
 
 def test_the_read_back_of_a_written_file_never_goes_through_a_link(
@@ -172,3 +179,30 @@ def test_the_read_back_of_a_written_file_never_goes_through_a_link(
     assert "global is a link" in str(info.value)
     assert all("OUTSIDE" not in m.text for m in store.memories(GLOBAL))
     assert (tmp_path / "real-global" / f"{memory.id}.md").read_text().endswith("changed\n")
+
+
+def test_a_leftover_move_whose_history_moved_is_rolled_back_with_its_history(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, memory_id, versions = _prepared(root)
+    write_raw(
+        root / "workspaces" / "ws" / f"{memory_id}.md", Path(store.get(GLOBAL, memory_id).path).read_bytes()
+    )
+    (root / "history" / "workspaces" / "ws").mkdir(parents=True, exist_ok=True)
+    os.rename(root / "history" / "global" / memory_id, root / "history" / "workspaces" / "ws" / memory_id)
+    write_raw(
+        root / ".move.json", json.dumps({"from": None, "id": memory_id, "to": "ws", "new_id": memory_id})
+    )
+    real = os.rename
+
+    def rename(src: Any, dst: Any, **kw: Any) -> None:
+        if src == f"{memory_id}.md" and kw:  # the old file cannot be taken away
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real(src, dst, **kw)
+
+    monkeypatch.setattr(os, "rename", rename)
+    MemoryStore(root).create(GLOBAL, "Elsewhere", "goes through")
+    monkeypatch.setattr(os, "rename", real)
+    assert not os.path.lexists(root / ".move.json")
+    assert _where(root, memory_id) == {"in": ["global"], "history": ["global"]}
+    assert [v.name for v in MemoryStore(root).versions(GLOBAL, memory_id)] == versions
