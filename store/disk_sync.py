@@ -140,10 +140,7 @@ class DiskSync:
 
     def _note_root_ignored(self, ignored: dict[str, Ignored]) -> None:
         """Replace what is listed as ignored in the root itself (see ``store.move_recovery``)."""
-        notes = [k for k, item in ignored.items() if move_recovery.is_root_note(self.root, item.path)]
-        for key in notes:
-            del ignored[key]
-        ignored.update((str(item.path), item) for item in move_recovery.ignored(self.root))
+        move_recovery.note_root(self.root, ignored)
 
     def _read_settings(self) -> tuple[bool, bool]:
         """Reload settings.yaml if it changed: (the limits changed, anything changed)."""

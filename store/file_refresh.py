@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from . import safe_io
+from . import move_recovery, safe_io
 from .layout import (
     GLOBAL_DIR,
     HISTORY_DIR,
@@ -59,6 +59,8 @@ def refresh_path(root: Path, state: Picture, limits: Limits, path: Path) -> set[
         return set()
     if parts == (SETTINGS_FILE,):
         return None
+    if len(parts) == 1 and move_recovery.is_root_note(root, root / parts[0]):
+        return move_recovery.note_root(root, state.ignored)  # set aside by a store's recovery
     if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
         return set()
     if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):

@@ -151,7 +151,7 @@ def set_aside(root: Path, name: str) -> Path | None:
     return root / aside
 
 
-def ignored(root: Path) -> list[Ignored]:
+def ignored_in_root(root: Path) -> list[Ignored]:
     """What recovery set aside in the root, and a move record or lock file it could not set
     aside, each with what to do."""
     found: list[Ignored] = []
@@ -167,6 +167,16 @@ def ignored(root: Path) -> list[Ignored]:
         elif name in (moves.INTENT, LOCK_FILE) and _stuck_in_root(root, name):
             found.append(Ignored(root / name, msg.IGNORED_STUCK_ROOT_FILE))
     return found
+
+
+def note_root(root: Path, ignored: dict[str, Ignored]) -> set[str]:
+    """Replace in ``ignored`` what ``ignored(root)`` lists; the keys whose entry changed."""
+    before = {k: item for k, item in ignored.items() if is_root_note(root, item.path)}
+    for key in before:
+        del ignored[key]
+    now = {str(item.path): item for item in ignored_in_root(root)}
+    ignored.update(now)
+    return {k for k in before.keys() | now.keys() if before.get(k) != now.get(k)}
 
 
 def is_root_note(root: Path, path: Path) -> bool:
