@@ -29,7 +29,8 @@ _SET_ASIDE_RE = re.compile(r"\.(move\.json|lock)\.[0-9a-f]{8}\.set-aside\Z")
 
 
 class SetAside(Exception):
-    """Why a move record is not acted on (completes "the move record was set aside: ")."""
+    """A move record not to act on, and why (for the reader of a traceback: the listing gives
+    one reason for every record set aside, as the file itself may be unreadable)."""
 
 
 def recover(root: Path) -> None:
