@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from . import history, moves, safe_io, trash
 from . import messages as msg
@@ -20,6 +21,7 @@ from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUnd
 from .history import NewVersion
 from .layout import history_dir, is_valid_id
 from .layout import memory_path as _memory_path
+from .limits import Limits
 from .memory_fields import Document, Fields, FileProblem, normalize_text, normalize_title
 from .memory_render import render_edit, render_new
 from .memoryfile import parse_bytes
@@ -35,7 +37,7 @@ from .rules import (
     text_refusal,
     title_refusal,
 )
-from .transaction import Transactions
+from .transaction import Current, Transactions
 
 
 class Changes(Transactions):
@@ -53,7 +55,8 @@ class Changes(Transactions):
         via: str = "settings",
         allow_secret: bool = False,
     ) -> Memory:
-        """``MemoryStore.create``."""
+        """Save a new memory; refused with the spec's messages over a limit, and when its
+        title or text looks like a secret unless ``allow_secret``."""
         check_scope(scope)
         check_via(via)
         if source not in ("user", "ai"):
@@ -63,7 +66,7 @@ class Changes(Transactions):
         refuse(title_refusal(title, self._limits()) or text_refusal(text, self._limits()))
         if not allow_secret:
             refuse(secret_refusal(title, text, before=None))
-        with self._transaction(scope):
+        with self.transaction(scope):
             memory_id = self._new_id(scope)
             moment = self.now()
             fields = Fields(
@@ -78,10 +81,33 @@ class Changes(Transactions):
             check_size(data, self.sync.limits)
             if enabled:
                 self.budget.check_tokens(scope, memory_id, None, (title, text))
-            version = NewVersion(
-                moment, via, title, text, source, history.NOTHING_REPLACED if via == "chat" else None
-            )
-            return self._commit(scope, memory_id, data, seen=None, version=version)
+            replaced = history.NOTHING_REPLACED if via == "chat" else None
+            version = NewVersion(moment, via, title, text, source, replaced)
+            return self.commit(scope, memory_id, data, seen=None, version=version)
+
+    def edit(
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        title: str | None = None,
+        text: str | None = None,
+        enabled: bool | None = None,
+        via: str = "settings",
+        allow_secret: bool = False,
+    ) -> Change:
+        """Set a memory's title, text and whether it is on, together: one transaction, and one
+        version when the title or text changes (turning on or off alone keeps none).
+
+        The title and text are checked as ``change`` checks them. Turning a memory off is never
+        refused; turning it on is refused over its title or text limit and when a chat it
+        reaches would go over its token limit. An edit that changes nothing saves nothing.
+        """
+        if title is None and text is None and enabled is None:
+            raise NothingToChange()
+        title, text = _checked_content(title, text, self._limits())
+        with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
+            return self._apply(now, title, text, enabled, via=via, allow_secret=allow_secret)
 
     def change(
         self,
@@ -93,52 +119,68 @@ class Changes(Transactions):
         via: str = "settings",
         allow_secret: bool = False,
     ) -> Change:
-        """``MemoryStore.change``."""
-        check_scope(scope)
-        check_via(via)
+        """Change a memory's title, text or both; a change that changes nothing saves nothing.
+
+        A change that brings in secret-looking text the memory did not have is refused unless
+        ``allow_secret`` (a secret already there does not block other edits).
+        """
         if title is None and text is None:
             raise NothingToChange()
-        check_encodable(title or "", text or "")
-        if title is not None:
-            title = normalize_title(title)
-            refuse(title_refusal(title, self._limits()))
-        if text is not None:
-            text = normalize_text(text)
-            refuse(text_refusal(text, self._limits()))
-        with self._transaction(scope, memory_id):
-            doc, raw = self._current(scope, memory_id)
-            new_title = doc.fields.title if title is None else title
-            new_text = doc.text if text is None else text
-            if (new_title, new_text) == (doc.fields.title, doc.text):
-                return Change(self._get(scope, memory_id), changed=False, note=msg.UNCHANGED)
-            if not allow_secret:
-                refuse(secret_refusal(new_title, new_text, before=(doc.fields.title, doc.text)))
-            memory = self._save_content(scope, memory_id, doc, raw, new_title, new_text, via)
-            return Change(memory, changed=True)
+        return self.edit(scope, memory_id, title=title, text=text, via=via, allow_secret=allow_secret)
 
     def set_enabled(self, scope: Scope, memory_id: str, enabled: bool, *, via: str = "settings") -> Memory:
-        """``MemoryStore.set_enabled``."""
-        check_scope(scope)
-        check_via(via)
-        with self._transaction(scope, memory_id):
-            if enabled:
-                self._refuse_over_limits(scope, memory_id)
-            doc, raw = self._current(scope, memory_id)
-            if doc.fields.enabled == enabled:
-                return self._get(scope, memory_id)
-            self._record_outside(scope, memory_id, doc)
-            if enabled:
-                self.budget.check_tokens(scope, memory_id, None, (doc.fields.title, doc.text))
-            data = render_edit(doc, {"enabled": enabled, "updated": self.now()}, None).encode("utf-8")
-            return self._commit(scope, memory_id, data, seen=raw, version=None)
+        """Turn a memory on (checked against the limits) or off (never refused)."""
+        return self.edit(scope, memory_id, enabled=enabled, via=via).memory
+
+    def _apply(
+        self,
+        now: Current,
+        title: str | None,
+        text: str | None,
+        enabled: bool | None,
+        *,
+        via: str,
+        allow_secret: bool,
+    ) -> Change:
+        """The one write of ``edit`` (and of a version written back): every refusal first,
+        then the outside text kept, then the new file with its version."""
+        doc, limits = now.doc, self.sync.limits
+        before = (doc.fields.title, doc.text)
+        after = (before[0] if title is None else title, before[1] if text is None else text)
+        turn_on = enabled is True and not doc.fields.enabled
+        turn_off = enabled is False and doc.fields.enabled
+        if after == before and not (turn_on or turn_off):
+            return Change(self._get(now.scope, now.memory_id), changed=False, note=msg.UNCHANGED)
+        if after != before and not allow_secret:
+            refuse(secret_refusal(*after, before=before))
+        if turn_on:
+            refuse(title_refusal(after[0], limits) or length_refusal(after[1], limits))
+        if (doc.fields.enabled or turn_on) and not turn_off:
+            self.budget.check_tokens(now.scope, now.memory_id, before if doc.fields.enabled else None, after)
+        self.record_outside(now.scope, now.memory_id, doc)  # before ``moment``: it is older
+        moment = self.now()
+        fields: dict[str, Any] = {"updated": moment}
+        if after[0] != before[0]:
+            fields["title"] = after[0]
+        if turn_on or turn_off:
+            fields["enabled"] = not doc.fields.enabled
+        data = render_edit(doc, fields, after[1]).encode("utf-8")
+        check_size(data, limits)
+        replaced = history.text_key(*before) if via == "chat" else None  # what undo writes back
+        version = None if after == before else NewVersion(moment, via, *after, doc.fields.source, replaced)
+        memory = self.commit(now.scope, now.memory_id, data, seen=now.raw, version=version)
+        return Change(memory, changed=True)
 
     def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
-        """``MemoryStore.delete``."""
+        """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
+
+        The file itself is moved into history (a rename), never copied.
+        """
         check_scope(scope)
         check_via(via)
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
-        with self._transaction(scope, memory_id):
+        with self.transaction(scope, memory_id):
             path = _memory_path(self.root, scope, memory_id)
             self.sync.reload(path)
             item = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
@@ -147,14 +189,14 @@ class Changes(Transactions):
             raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
             doc = None if raw is None else parse_bytes(raw, self.sync.limits)
             if isinstance(doc, Document):
-                self._record_outside(scope, memory_id, doc)
+                self.record_outside(scope, memory_id, doc)
             trash.delete(self.root, path, history_dir(self.root, scope, memory_id), raw, doc, self.now())
             self.sync.loaded().drop(str(path))
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
-        """``MemoryStore.restore_deleted``."""
+        """Put a deleted memory back byte for byte (None for a problem file, no memory)."""
         check_scope(scope)
-        with self._transaction(scope, memory_id):
+        with self.transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
             record = history.read_deletion(self.root, hdir) if is_valid_id(memory_id) else None
             path = _memory_path(self.root, scope, memory_id)
@@ -188,9 +230,9 @@ class Changes(Transactions):
             return self._note_written(scope, memory_id)
 
     def purge_deleted(self, scope: Scope, memory_id: str) -> None:
-        """``MemoryStore.purge_deleted``."""
+        """Remove a deleted memory and all its versions for good (the one irreversible action)."""
         check_scope(scope)
-        with self._transaction(scope, memory_id):
+        with self.transaction(scope, memory_id):
             hdir = history_dir(self.root, scope, memory_id)
             waiting = is_valid_id(memory_id) and (
                 history.read_deletion(self.root, hdir) is not None
@@ -212,17 +254,20 @@ class Changes(Transactions):
         data = render_new(Fields(newest.title, True, source, updated=moment), newest.text).encode("utf-8")
         check_size(data, self.sync.limits)
         version = NewVersion(moment, "restore", newest.title, newest.text, source)
-        return self._commit(scope, memory_id, data, seen=None, version=version)
+        return self.commit(scope, memory_id, data, seen=None, version=version)
 
     def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
-        """``MemoryStore.move``."""
-        check_scope(scope)
+        """Move a memory to another scope with its history (same id when it is free there).
+
+        Refused with the usual message when a chat the memory would reach goes over its limit.
+        A move interrupted by a crash is finished (or undone) by the next change or start.
+        """
         check_scope(target)
         if target == scope:
             raise CouldNotChange(msg.SAME_SCOPE)
-        with self._transaction(scope, memory_id, also=target):
-            doc, raw = self._current(scope, memory_id)
-            self._record_outside(scope, memory_id, doc)
+        with self.changing(scope, memory_id, also=target) as now:
+            doc = now.doc
+            self.record_outside(scope, memory_id, doc)
             if doc.fields.enabled:
                 size = entry_chars(doc.fields.title, doc.text)
                 self.budget.check_chats({scope: (-size, -1), target: (size, 1)})
@@ -238,36 +283,60 @@ class Changes(Transactions):
             if os.path.lexists(plan.old_history):
                 safe_io.check_folder(self.root, plan.old_history)
             self._make_set(target)
-            moves.run(plan, raw, self.sync.limits)
+            moves.run(plan, now.raw, self.sync.limits)
             self.sync.loaded().drop(str(plan.source))
             return self._note_written(target, new_id)
 
     def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
-        """``MemoryStore.restore_version``."""
-        check_scope(scope)
-        with self._transaction(scope, memory_id):
-            doc, raw = self._current(scope, memory_id)
+        """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
+        with self.changing(scope, memory_id, via="restore") as now:
             wanted = next((v for v in self._versions(scope, memory_id) if v.name == name), None)
             if wanted is None:
                 raise NoSuchVersion(name)
-            return self._write_back(scope, memory_id, doc, raw, wanted, "restore")
+            return self._write_back(now, wanted, "restore")
 
     def undo(self, scope: Scope, memory_id: str) -> Memory:
-        """``MemoryStore.undo``."""
-        check_scope(scope)
-        with self._transaction(scope, memory_id):
-            doc, raw = self._current(scope, memory_id)
+        """Write back the text from before the newest chat change, as an ``undo`` version."""
+        with self.changing(scope, memory_id, via="undo") as now:
+            doc = now.doc
             versions = self._versions(scope, memory_id)
             wanted = _before_chat(versions, doc)
             if (wanted.title, wanted.text) == (doc.fields.title, doc.text):
                 raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
-            return self._write_back(scope, memory_id, doc, raw, wanted, "undo")
+            return self._write_back(now, wanted, "undo")
 
-    def write_fixed(self, path: Path, data: bytes) -> None:
-        """Write a file the person fixed by hand (a problem file, ``settings.yaml``) under the
-        store-wide lock, through the root-checked atomic write."""
+    def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
+        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
+        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again.
+
+        A fix that makes the file a memory whose title or text looks like a secret is refused
+        (``LooksSecret``) unless ``allow_secret``: a problem file had no text the store knew.
+        """
+        if not allow_secret:
+            fixed = parse_bytes(data, history.READ_LIMITS)
+            if isinstance(fixed, Document):
+                refuse(secret_refusal(fixed.fields.title, fixed.text, before=None))
         with self._writing():
-            write_atomic(path, data, root=self.root)
+            write_atomic(Path(path), data, root=self.root)
+
+    def _write_back(self, now: Current, version: Version, via: str) -> Memory:
+        """Write a kept version's title and text back (checked as they were kept, not
+        normalised; a secret in it was there before)."""
+        limits = self._limits()
+        refuse(title_refusal(version.title, limits) or length_refusal(version.text, limits))
+        return self._apply(now, version.title, version.text, None, via=via, allow_secret=True).memory
+
+
+def _checked_content(title: str | None, text: str | None, limits: Limits) -> tuple[str | None, str | None]:
+    """``title`` and ``text`` normalised, refused with the spec's messages when not valid."""
+    check_encodable(title or "", text or "")
+    if title is not None:
+        title = normalize_title(title)
+        refuse(title_refusal(title, limits))
+    if text is not None:
+        text = normalize_text(text)
+        refuse(text_refusal(text, limits))
+    return title, text
 
 
 def _before_chat(versions: list[Version], doc: Document) -> Version:

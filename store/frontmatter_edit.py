@@ -18,9 +18,7 @@ from .memoryfile import parse_text
 from .model import Memory, Scope
 from .rules import (
     check_encodable,
-    check_scope,
     check_size,
-    check_via,
     length_refusal,
     refuse,
     secret_refusal,
@@ -28,7 +26,7 @@ from .rules import (
 )
 
 if TYPE_CHECKING:
-    from .changes import Changes
+    from .transaction import Transactions
 
 
 def with_block(block: str, body: str) -> str:
@@ -54,14 +52,22 @@ def block_problem(block: str, text: str, limits: Limits) -> str | None:
 
 
 def change_frontmatter(
-    changes: Changes, scope: Scope, memory_id: str, block: str, *, via: str, allow_secret: bool
+    changes: Transactions,
+    scope: Scope,
+    memory_id: str,
+    block: str,
+    *,
+    via: str = "settings",
+    allow_secret: bool = False,
 ) -> Memory:
-    """``MemoryStore.change_frontmatter``: one transaction of ``changes``."""
-    check_scope(scope)
-    check_via(via)
+    """Write a new frontmatter block as given, the text below it kept byte for byte.
+
+    Refused with ``check_frontmatter``'s message when the block is not a valid memory's,
+    and like any change over a limit; a changed title is kept as a version.
+    """
     check_encodable(block)
-    with changes._transaction(scope, memory_id):
-        doc, raw = changes._current(scope, memory_id)
+    with changes.changing(scope, memory_id, via=via) as now:
+        doc = now.doc
         content = with_block(block, doc.body)
         data = content.encode("utf-8")
         limits = changes.sync.limits
@@ -73,7 +79,7 @@ def change_frontmatter(
         refuse(title_refusal(fields.title, limits) or length_refusal(parsed.text, limits))
         if not allow_secret:
             refuse(secret_refusal(fields.title, parsed.text, before=(doc.fields.title, doc.text)))
-        changes._record_outside(scope, memory_id, doc)
+        changes.record_outside(scope, memory_id, doc)
         if fields.enabled:
             before = (doc.fields.title, doc.text) if doc.fields.enabled else None
             changes.budget.check_tokens(scope, memory_id, before, (fields.title, parsed.text))
@@ -81,4 +87,4 @@ def change_frontmatter(
         if fields.title != doc.fields.title:
             replaced = history.text_key(doc.fields.title, doc.text) if via == "chat" else None
             version = NewVersion(changes.now(), via, fields.title, parsed.text, fields.source, replaced)
-        return changes._commit(scope, memory_id, data, seen=raw, version=version)
+        return changes.commit(scope, memory_id, data, seen=now.raw, version=version)

@@ -8,11 +8,12 @@ and ``store.trash`` (versions and deletions).
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from . import history, safe_io
 from .budget import Budget, chat_tokens
@@ -27,11 +28,33 @@ from .layout import memory_path as _memory_path
 from .limits import Limits
 from .memory_fields import Document
 from .memoryfile import parse_bytes
-from .model import Change, ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
+from .model import ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
 from .picture import Picture, in_order
 from .rules import check_scope, secret_refusal, text_refusal, title_refusal
 from .secrets import SecretWarning, secret_warnings
 from .timestamps import now_utc
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _Change(Generic[P, R]):
+    """A change of ``MemoryStore``: the function of ``store.changes`` (or a module beside it)
+    that does it, run on the store's own ``Changes``; its signature and docs are that function's."""
+
+    def __init__(self, change: Callable[Concatenate[Changes, P], R]) -> None:
+        self._change = change
+        self.__doc__ = change.__doc__
+        self.__wrapped__ = change  # for help() and tools that look for the function itself
+
+    @overload
+    def __get__(self, store: None, owner: type[MemoryStore]) -> _Change[P, R]: ...
+    @overload
+    def __get__(self, store: MemoryStore, owner: type[MemoryStore]) -> Callable[P, R]: ...
+    def __get__(self, store: MemoryStore | None, owner: type[MemoryStore]) -> Callable[P, R] | _Change[P, R]:
+        if store is None:
+            return self
+        return functools.partial(self._change, store._changes)
 
 
 class MemoryStore:
@@ -238,84 +261,18 @@ class MemoryStore:
 
     # --- changes (each one transaction: see store.changes) -----------------------------------
 
-    def create(
-        self,
-        scope: Scope,
-        title: str,
-        text: str,
-        *,
-        enabled: bool = True,
-        source: str = "user",
-        session_id: str | None = None,
-        via: str = "settings",
-        allow_secret: bool = False,
-    ) -> Memory:
-        """Save a new memory; refused with the spec's messages over a limit, and when its
-        title or text looks like a secret unless ``allow_secret``."""
-        return self._changes.create(
-            scope,
-            title,
-            text,
-            enabled=enabled,
-            source=source,
-            session_id=session_id,
-            via=via,
-            allow_secret=allow_secret,
-        )
-
-    def change(
-        self,
-        scope: Scope,
-        memory_id: str,
-        *,
-        title: str | None = None,
-        text: str | None = None,
-        via: str = "settings",
-        allow_secret: bool = False,
-    ) -> Change:
-        """Change a memory's title, text or both; a change that changes nothing saves nothing.
-
-        A change that brings in secret-looking text the memory did not have is refused unless
-        ``allow_secret`` (a secret already there does not block other edits).
-        """
-        return self._changes.change(
-            scope, memory_id, title=title, text=text, via=via, allow_secret=allow_secret
-        )
-
-    def set_enabled(self, scope: Scope, memory_id: str, enabled: bool, *, via: str = "settings") -> Memory:
-        """Turn a memory on (checked against the limits) or off (never refused)."""
-        return self._changes.set_enabled(scope, memory_id, enabled, via=via)
-
-    def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
-        """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
-
-        The file itself is moved into history (a rename), never copied.
-        """
-        self._changes.delete(scope, memory_id, via=via)
-
-    def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
-        """Put a deleted memory back byte for byte (None for a problem file, no memory)."""
-        return self._changes.restore_deleted(scope, memory_id)
-
-    def purge_deleted(self, scope: Scope, memory_id: str) -> None:
-        """Remove a deleted memory and all its versions for good (the one irreversible action)."""
-        self._changes.purge_deleted(scope, memory_id)
-
-    def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
-        """Move a memory to another scope with its history (same id when it is free there).
-
-        Refused with the usual message when a chat the memory would reach goes over its limit.
-        A move interrupted by a crash is finished (or undone) by the next change or start.
-        """
-        return self._changes.move(scope, memory_id, target)
-
-    def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
-        """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
-        return self._changes.restore_version(scope, memory_id, name)
-
-    def undo(self, scope: Scope, memory_id: str) -> Memory:
-        """Write back the text from before the newest chat change, as an ``undo`` version."""
-        return self._changes.undo(scope, memory_id)
+    create = _Change(Changes.create)
+    edit = _Change(Changes.edit)
+    change = _Change(Changes.change)
+    set_enabled = _Change(Changes.set_enabled)
+    delete = _Change(Changes.delete)
+    restore_deleted = _Change(Changes.restore_deleted)
+    purge_deleted = _Change(Changes.purge_deleted)
+    move = _Change(Changes.move)
+    restore_version = _Change(Changes.restore_version)
+    undo = _Change(Changes.undo)
+    change_frontmatter = _Change(change_frontmatter)
+    write_fixed = _Change(Changes.write_fixed)
 
     # --- the frontmatter block as written ------------------------------------------------------
 
@@ -324,27 +281,12 @@ class MemoryStore:
         check_scope(scope)
         with self._mutex:
             self._loaded()
-            doc, _raw = self._changes._current(scope, memory_id)
+            doc, _raw = self._changes.current(scope, memory_id)
             return "\n".join(doc.fm_lines)
 
     def check_frontmatter(self, block: str, text: str) -> str | None:
         """The store's own message for what is wrong with this block over ``text``, or None."""
         return block_problem(block, text, self.limits)
-
-    def change_frontmatter(
-        self, scope: Scope, memory_id: str, block: str, *, via: str = "settings", allow_secret: bool = False
-    ) -> Memory:
-        """Write a new frontmatter block as given, the text below it kept byte for byte.
-
-        Refused with ``check_frontmatter``'s message when the block is not a valid memory's,
-        and like any change over a limit; a changed title is kept as a version.
-        """
-        return change_frontmatter(self._changes, scope, memory_id, block, via=via, allow_secret=allow_secret)
-
-    def write_fixed(self, path: Path | str, data: bytes) -> None:
-        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
-        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again."""
-        self._changes.write_fixed(Path(path), data)
 
     # --- keeping up with the disk ------------------------------------------------------------
 

@@ -1,10 +1,12 @@
 """The transaction every change runs in, and the steps the changes share.
 
-``_transaction`` takes the store-wide lock and puts right what killed writers left; inside
-it, ``_current`` looks at the memory's file as it is now, ``_record_outside`` keeps an
-outside edit as an ``external`` version first, and ``_commit`` hands the new bytes to
+``transaction`` takes the store-wide lock and puts right what killed writers left; inside
+it, ``current`` looks at the memory's file as it is now, ``record_outside`` keeps an
+outside edit as an ``external`` version first, and ``commit`` hands the new bytes to
 ``store.commit`` (the version first, the memory file swapped in last) and takes the result
-into the picture. The change kinds themselves are in ``store.changes``.
+into the picture. ``changing`` is the opening of every change to one memory: the checks of
+what it names, the transaction, and the memory as it is now. The change kinds themselves are
+in ``store.changes``.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ import os
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from pathlib import Path
 
 from . import commit, history, leftovers, safe_io
 from .budget import Budget
@@ -27,11 +29,20 @@ from .layout import history_dir, is_valid_id, make_dirs, scope_dir
 from .layout import memory_path as _memory_path
 from .limits import Limits
 from .memory_fields import Document, FileProblem
-from .memory_render import render_edit
 from .memoryfile import parse_bytes
 from .model import Memory, Problem, Scope, Version
-from .rules import check_size, length_refusal, refuse, title_refusal
+from .rules import check_scope, check_via, length_refusal, refuse, title_refusal
 from .scan import item_for, read_file
+
+
+@dataclass(frozen=True, slots=True)
+class Current:
+    """One memory as its file is now, read under the store-wide lock."""
+
+    scope: Scope
+    memory_id: str
+    doc: Document
+    raw: bytes  # the file's bytes as read: ``commit`` keeps anything written since as a version
 
 
 class Transactions:
@@ -72,7 +83,7 @@ class Transactions:
                 raise CouldNotChange(exc.strerror or str(exc)) from exc
 
     @contextmanager
-    def _transaction(
+    def transaction(
         self, scope: Scope, memory_id: str | None = None, *, also: Scope = None
     ) -> Iterator[None]:
         """The store-wide lock, with what killed writers left in the sets (and the memory's
@@ -87,8 +98,31 @@ class Transactions:
                 leftovers.clean_history(self.root, history_dir(self.root, scope, memory_id))
             yield
 
-    def _current(self, scope: Scope, memory_id: str) -> tuple[Document, bytes]:
-        """The memory's file as it is on disk now, and its bytes; refused when missing or a problem."""
+    @contextmanager
+    def changing(
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        via: str = "settings",
+        also: Scope = None,
+        turning_on: bool = False,
+    ) -> Iterator[Current]:
+        """The opening of every change to one memory: ``scope`` and ``via`` checked, then, in
+        one transaction, the memory as it is now (refused when it is missing or a problem;
+        ``turning_on``: see ``current``)."""
+        check_scope(scope)
+        if also is not None:
+            check_scope(also)
+        check_via(via)
+        with self.transaction(scope, memory_id, also=also):
+            doc, raw = self.current(scope, memory_id, turning_on=turning_on)
+            yield Current(scope, memory_id, doc, raw)
+
+    def current(self, scope: Scope, memory_id: str, *, turning_on: bool = False) -> tuple[Document, bytes]:
+        """The memory's file as it is on disk now, and its bytes; refused when missing or a
+        problem. ``turning_on``: a file that is a problem only for its title or text length is
+        refused with the message that names the value and the limit."""
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
         path = _memory_path(self.root, scope, memory_id)
@@ -97,6 +131,8 @@ class Transactions:
         if item is None:
             raise UnknownMemory(memory_id)
         if isinstance(item, Problem):
+            if turning_on:
+                self._refuse_over_limits(path)
             raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")
         raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
         if raw is None:
@@ -108,13 +144,9 @@ class Transactions:
             raise CouldNotChange(f"its file has a problem: {parsed.message.rstrip('.')}")
         return parsed, raw
 
-    def _refuse_over_limits(self, scope: Scope, memory_id: str) -> None:
-        """Refuse turning on a memory over its title or text limit with the message that names
-        the value and the limit (its file is a problem only for its length)."""
-        path = _memory_path(self.root, scope, memory_id)
-        self.sync.reload(path)
-        if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
-            return
+    def _refuse_over_limits(self, path: Path) -> None:
+        """Refuse with ``TooLong`` (the value and the limit) when the problem file at ``path``
+        is a memory over its title or text limit, and nothing else."""
         limits = self.sync.limits
         raw = read_limited(self.root, path, limits.file_max_bytes)
         if raw is None or len(raw) > limits.file_max_bytes:
@@ -123,7 +155,7 @@ class Transactions:
         if isinstance(doc, Document):
             refuse(title_refusal(doc.fields.title, limits) or length_refusal(doc.text, limits))
 
-    def _record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
+    def record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
         """Keep the file's current text as a version when history does not have it yet."""
         hdir = history_dir(self.root, scope, memory_id)
         newest = history.newest_version(self.root, hdir)
@@ -141,29 +173,6 @@ class Transactions:
             keep=self.sync.limits.versions_kept,
         )
 
-    def _save_content(
-        self, scope: Scope, memory_id: str, doc: Document, raw: bytes, title: str, text: str, via: str
-    ) -> Memory:
-        self._record_outside(scope, memory_id, doc)
-        if doc.fields.enabled:
-            self.budget.check_tokens(scope, memory_id, (doc.fields.title, doc.text), (title, text))
-        changes: dict[str, Any] = {"updated": self.now()}
-        if title != doc.fields.title:
-            changes["title"] = title
-        data = render_edit(doc, changes, text).encode("utf-8")
-        check_size(data, self.sync.limits)
-        replaced = history.text_key(doc.fields.title, doc.text) if via == "chat" else None
-        version = NewVersion(changes["updated"], via, title, text, doc.fields.source, replaced)
-        return self._commit(scope, memory_id, data, seen=raw, version=version)
-
-    def _write_back(
-        self, scope: Scope, memory_id: str, doc: Document, raw: bytes, version: Version, via: str
-    ) -> Memory:
-        refuse(title_refusal(version.title, self._limits()) or length_refusal(version.text, self._limits()))
-        if (version.title, version.text) == (doc.fields.title, doc.text):
-            return self._get(scope, memory_id)
-        return self._save_content(scope, memory_id, doc, raw, version.title, version.text, via)
-
     def _make_set(self, scope: Scope) -> None:
         """Create a workspace's folder the first time something is written there."""
         folder = scope_dir(self.root, scope)
@@ -171,14 +180,14 @@ class Transactions:
         if scope is not None and scope not in self.sync.loaded().workspaces:
             self.sync.loaded().workspaces[scope] = folder
 
-    def _commit(
+    def commit(
         self, scope: Scope, memory_id: str, data: bytes, *, seen: bytes | None, version: NewVersion | None
     ) -> Memory:
+        """Write ``data`` as the memory's file (``seen``: the bytes read, None for a new file),
+        ``version`` kept first, and take the result into the picture."""
         if version is not None:  # checked before the lock too, maybe against older settings
-            refuse(
-                title_refusal(version.title, self.sync.limits)
-                or length_refusal(version.text, self.sync.limits)
-            )
+            limits = self.sync.limits
+            refuse(title_refusal(version.title, limits) or length_refusal(version.text, limits))
         self._make_set(scope)
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)

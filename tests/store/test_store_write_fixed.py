@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from store import GLOBAL, CouldNotChange, MemoryStore
+from store import GLOBAL, CouldNotChange, LooksSecret, MemoryStore
 from tests.support.files import write_raw
 
 
@@ -50,3 +50,16 @@ def test_it_never_writes_through_a_link_out_of_the_root(tmp_path: Path) -> None:
     with pytest.raises(CouldNotChange):
         store.write_fixed(root / "global" / "0badf11e.md", b"fixed\n")
     assert list(outside.iterdir()) == []
+
+
+def test_a_fix_with_secret_looking_text_is_refused_unless_allowed(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "oda")
+    path = write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
+    fixed = b"---\ntitle: Wifi\nenabled: true\nsource: user\n---\n\npassword: Hunter2-office!\n"
+    with pytest.raises(LooksSecret) as info:
+        store.write_fixed(path, fixed)
+    assert info.value.kinds == ("password",)
+    assert path.read_bytes() == b"no frontmatter\n"
+    store.write_fixed(path, fixed, allow_secret=True)
+    assert path.read_bytes() == fixed
+    store.write_fixed(store.root / "settings.yaml", b"versions_kept: 5\n")  # not a memory: no scan
