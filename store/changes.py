@@ -244,6 +244,14 @@ class Changes(Transactions):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             history.purge(self.root, hdir)
 
+    def keep_outside_edit(self, scope: Scope, memory_id: str) -> bool:
+        """Keep a memory's text as another program left it, as an ``external`` version, when
+        history does not hold that text yet (once per text): the last text a person wrote can
+        be restored even if the file is removed next. Nothing else is written. True when a
+        version was kept; refused like any change when the memory is missing or a problem."""
+        with self.changing(scope, memory_id) as now:
+            return self.record_outside(scope, memory_id, now.doc)
+
     def _restore_newest(self, scope: Scope, memory_id: str, newest: Version) -> Memory:
         """Write back the newest version of a memory whose file was removed outside the app."""
         limits = self._limits()

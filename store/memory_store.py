@@ -273,6 +273,7 @@ class MemoryStore:
     undo = _Change(Changes.undo)
     change_frontmatter = _Change(change_frontmatter)
     write_fixed = _Change(Changes.write_fixed)
+    keep_outside_edit = _Change(Changes.keep_outside_edit)
 
     # --- the frontmatter block as written ------------------------------------------------------
 

@@ -155,12 +155,13 @@ class Transactions:
         if isinstance(doc, Document):
             refuse(title_refusal(doc.fields.title, limits) or length_refusal(doc.text, limits))
 
-    def record_outside(self, scope: Scope, memory_id: str, doc: Document) -> None:
-        """Keep the file's current text as a version when history does not have it yet."""
+    def record_outside(self, scope: Scope, memory_id: str, doc: Document) -> bool:
+        """Keep the file's current text as a version when history does not have it yet; True
+        when a version was written."""
         hdir = history_dir(self.root, scope, memory_id)
         newest = history.newest_version(self.root, hdir)
         if newest is not None and (newest.title, newest.text) == (doc.fields.title, doc.text):
-            return
+            return False
         source = "external" if newest is not None or history.version_names(self.root, hdir) else "found"
         history.add_version(
             self.root,
@@ -172,6 +173,7 @@ class Transactions:
             memory_source=doc.fields.source,
             keep=self.sync.limits.versions_kept,
         )
+        return True
 
     def _make_set(self, scope: Scope) -> None:
         """Create a workspace's folder the first time something is written there."""

@@ -17,6 +17,7 @@ from store import MemoryStore, StoreError
 from store.model import ChatMemory, Scope
 
 from .first_read import FirstRead
+from .outside_edits import keep_outside_edits
 from .snapshot import Snapshot, take_snapshot
 from .watcher import DiskWatcher
 
@@ -155,6 +156,7 @@ class StoreSession:
                     break
             if changed:
                 with self.lock:
+                    keep_outside_edits(self.store, changed)
                     snapshot = take_snapshot(self.store, self.requested_workspace)
                     preview = self._read_preview(scope)
         except Exception as exc:  # keep watching even if one refresh fails
