@@ -6,6 +6,7 @@ the text below it is kept byte for byte, and the write is one of the store's tra
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from . import history
@@ -28,11 +29,22 @@ from .rules import (
 if TYPE_CHECKING:
     from .transaction import Transactions
 
+_YAML_LINE = re.compile(r"\(line (\d+), column (\d+)\)")
+
 
 def with_block(block: str, body: str) -> str:
     """A memory file's content from a frontmatter block and the body after its closing line."""
     block = block.replace("\r\n", "\n").strip("\n")
     return "---\n" + (block + "\n" if block else "") + "---\n" + body
+
+
+def _as_in_block(message: str, block: str) -> str:
+    """A YAML error's line number counted as the block was typed: ``with_block`` drops blank
+    lines before the first field, which the editor's gutter still numbers."""
+    dropped = len(block) - len(block.replace("\r\n", "\n").lstrip("\n"))
+    if not dropped:
+        return message
+    return _YAML_LINE.sub(lambda m: f"(line {int(m.group(1)) + dropped}, column {m.group(2)})", message)
 
 
 def block_problem(block: str, text: str, limits: Limits) -> str | None:
@@ -46,7 +58,7 @@ def block_problem(block: str, text: str, limits: Limits) -> str | None:
         return msg.FILE_TOO_LARGE.format(n=limits.file_max_bytes)
     parsed = parse_text(content, history.READ_LIMITS)
     if isinstance(parsed, FileProblem):
-        return parsed.message
+        return _as_in_block(parsed.message, block)
     refusal = title_refusal(parsed.fields.title, limits) or length_refusal(parsed.text, limits)
     return None if refusal is None else str(refusal)
 
@@ -74,7 +86,7 @@ def change_frontmatter(
         check_size(data, limits)
         parsed = parse_text(content, history.READ_LIMITS)
         if isinstance(parsed, FileProblem):
-            raise StoreError(parsed.message)
+            raise StoreError(_as_in_block(parsed.message, block))
         fields = parsed.fields
         refuse(title_refusal(fields.title, limits) or length_refusal(parsed.text, limits))
         if not allow_secret:

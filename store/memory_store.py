@@ -38,6 +38,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+#: How much of a deleted problem file Recently deleted shows.
+PROBLEM_PREVIEW_BYTES = 16 * 1024
+
+
 class _Change(Generic[P, R]):
     """A change of ``MemoryStore``: the function of ``store.changes`` (or a module beside it)
     that does it, run on the store's own ``Changes``; its signature and docs are that function's."""
@@ -256,8 +260,28 @@ class MemoryStore:
             if not record.problem:
                 doc = parse_bytes(record.raw, history.READ_LIMITS)
                 text = doc.text if isinstance(doc, Document) else ""
+            else:
+                text = self._problem_preview(folder / memory_id / history.DELETED_BYTES)
             found.append(Deleted(memory_id, scope, record.title, record.deleted_at, text, record.problem))
         return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
+
+    def _problem_preview(self, path: Path) -> str:
+        """The start of a deleted problem file as text (the whole file, frontmatter and all, up
+        to ``PROBLEM_PREVIEW_BYTES``), or "" when it is not readable as UTF-8."""
+        try:
+            head = safe_io.read_head(self.root, path, PROBLEM_PREVIEW_BYTES)
+        except OSError:
+            return ""
+        cut = len(head) > PROBLEM_PREVIEW_BYTES
+        data = head[:PROBLEM_PREVIEW_BYTES]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            # A character cut at the end of the preview is dropped; bad bytes elsewhere are not text.
+            if not cut or exc.start < len(data) - 3:
+                return ""
+            text = data[: exc.start].decode("utf-8")
+        return text + ("\n…" if cut else "")
 
     # --- changes (each one transaction: see store.changes) -----------------------------------
 

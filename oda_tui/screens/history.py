@@ -137,6 +137,10 @@ class HistoryScreen(SubScreen):
         version = self._selected()
         if version is None:
             return
+        current = self.memory
+        if current is not None and (version.title, version.text) == (current.title, current.text):
+            self.notify("This version is the current text: nothing to restore.", markup=False)
+            return
         name = version.name
         self._change(
             "restore",

@@ -371,3 +371,20 @@ async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen
         await settle(pilot)
         assert screen.has_class("-narrow") and screen.has_class("-detail")
         assert screen.editor.text_area.region.width > 0 and screen.focused is screen.editor.text_area
+
+
+async def test_the_notice_names_the_keys_as_the_keymap_has_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "keymap.yaml").write_text("editor.save: ctrl+w\neditor.revert: f5\n")
+    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
+    root = tmp_path / "oda"
+    _, _, second = make_store(root)
+    kept(root, second, "About me", "Backend developer in Porto.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen = await started(pilot)
+        await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the draft to come back")
+        assert messages(app)[-1].endswith("They are back in the editor: Ctrl+W saves them, F5 drops them.")

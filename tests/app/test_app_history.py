@@ -85,3 +85,23 @@ async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_
         assert screen.editor.text_area.text == "First text."
         messages = [n.message for n in app._notifications]
         assert "Undid the newest change from a chat." in messages
+
+
+async def test_restoring_the_current_text_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    memory = store.create(GLOBAL, "Style", "First text.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await started(pilot)
+        await pilot.press("h")
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        await settle(pilot)
+        assert "This is the current text." in static_text(history.query_one("#version-head"))
+        await pilot.press("r")
+        await settle(pilot)
+        assert [n.message for n in app._notifications][-1] == (
+            "This version is the current text: nothing to restore."
+        )
+    assert [v.source for v in MemoryStore(root).versions(GLOBAL, memory.id)] == ["settings"]

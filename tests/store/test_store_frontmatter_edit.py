@@ -80,3 +80,18 @@ def test_a_block_past_the_file_limit_is_named_without_parsing_it(root: Path) -> 
     store, _ = made(root)
     block = "title: x\nenabled: true\nsource: user\nnote: " + "y" * 70_000
     assert store.check_frontmatter(block, "Some text.") == "The file is larger than 65536 bytes."
+
+
+@pytest.mark.parametrize("blank_lines", [0, 1, 3])
+def test_a_yaml_error_names_the_line_as_the_block_was_typed(tmp_path: Path, blank_lines: int) -> None:
+    # The editor numbers the block from 2 (line 1 is the opening ---), blank lines included.
+    store = MemoryStore(tmp_path / "oda")
+    memory = store.create(GLOBAL, "T", "x")
+    block = "\n" * blank_lines + store.frontmatter(GLOBAL, memory.id) + "\nsource: ai"
+    lines = block.split("\n")
+    gutter = 2 + len(lines) - 1  # the duplicate key is the block's last line
+    message = store.check_frontmatter(block, "x")
+    assert message is not None
+    assert message.endswith(f"found duplicate key 'source' (line {gutter}, column 1)")
+    with pytest.raises(StoreError, match=rf"\(line {gutter}, column 1\)"):
+        store.change_frontmatter(GLOBAL, memory.id, block)
