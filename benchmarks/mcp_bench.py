@@ -1,8 +1,11 @@
-"""MCP server measurements: tool round trips to a real ``oda-tui mcp`` subprocess over stdio.
+"""MCP server measurements over stdio, each beside the SDK's floor measured in the same run.
 
-A round trip is what an assistant waits for: the request written, the server re-reading the
-disk and answering, the reply parsed by the SDK's client. Raises ``NotMeasured`` with the reason
-when the server cannot be run; a number is never made up.
+The floor is ``benchmarks.floor_server``: an SDK server whose one tool returns a constant,
+started and called exactly as ``oda-tui mcp`` is. Both run at once and their calls alternate,
+so load on a shared machine falls on both alike; a tool's figure is read as its excess over
+the floor. A round trip is what an assistant waits for: the request written, the server
+answering, the reply parsed by the SDK's client. Raises ``NotMeasured`` with the reason when
+the server cannot be run; a number is never made up.
 """
 
 from __future__ import annotations
@@ -11,12 +14,18 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from store import MemoryStore
+from store.layout import SETTINGS_FILE
 
 from .app_bench import NotMeasured
+
+#: The benchmark's stores hold far more than a chat's default limit: saves must not be refused.
+SETTINGS = b"chat_max_tokens: 1000000\n"
+Call = tuple[str, dict[str, Any]]
 
 
 def _percentile(times: list[float], fraction: float) -> float:
@@ -24,37 +33,146 @@ def _percentile(times: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def _round_trips(
-    root: Path, workspace: str, memory_id: str, text: str, runs: int
-) -> dict[str, list[float]]:
-    from mcp import Client, StdioServerParameters
+def _oda_args(root: Path, workspace: str) -> list[str]:
+    return ["-m", "oda_tui", "mcp", "--root", str(root), "--workspace", workspace]
 
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "oda_tui", "mcp", "--root", str(root), "--workspace", workspace],
-        env={**os.environ},
-    )
-    times: dict[str, list[float]] = {"memory_list": [], "memory_change": []}
-    # Same length both ways: the chat's estimate does not grow, so the token limit never refuses.
+
+def _params(args: list[str]) -> Any:
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(command=sys.executable, args=args, env={**os.environ})
+
+
+async def _start_up(args: list[str]) -> float:
+    """Seconds from starting the process to the client holding the ``initialize`` answer."""
+    from mcp import Client
+
+    start = time.perf_counter()
+    async with Client(_params(args), mode="legacy"):
+        took = time.perf_counter() - start
+    return took
+
+
+def _schemas(tools: Any) -> dict[str, set[str]]:
+    return {t.name: set((t.input_schema or {}).get("properties", {})) for t in tools.tools}
+
+
+def _plan(
+    schemas: dict[str, set[str]], memory_id: str, text: str, word: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
+    """The reads and the writes to time, by row name (each a function of the call's number),
+    and the rows the server cannot answer yet, with why."""
+    plan: dict[str, Any] = {}
+    writes: dict[str, Any] = {}
+    missing: dict[str, str] = {}
+    list_args = schemas.get("memory_list", set())
+    if "limit" in list_args:
+        plan["memory_list_page"] = lambda i: ("memory_list", {"limit": 100})
+    else:
+        missing["memory_list_page"] = "memory_list takes no limit yet; the whole list is timed instead"
+        plan["memory_list_all"] = lambda i: ("memory_list", {})
+    if "query" in list_args:
+        plan["memory_list_query"] = lambda i: ("memory_list", {"query": word, "limit": 100})
+    else:
+        missing["memory_list_query"] = "memory_list takes no query yet"
+    if "memory_get" in schemas:
+        plan["memory_get"] = lambda i: ("memory_get", {"id": memory_id})
+    else:
+        missing["memory_get"] = "the server has no memory_get tool yet"
+    # Same length both ways: the chat's estimate does not grow.
     variants = [text[:-1] + ("A" if text[-1] != "A" else "B"), text]
-    async with Client(params, mode="legacy") as client:
-        first = await client.call_tool("memory_list", {})  # the server's first load: not counted
+    writes["memory_change"] = lambda i: ("memory_change", {"id": memory_id, "text": variants[i % 2]})
+    writes["memory_save"] = lambda i: (
+        "memory_save",
+        {"title": f"Benchmark save {i}", "text": f"Saved by run {i}."},
+    )
+    return plan, writes, missing
+
+
+async def _timed(
+    floor: Any, oda: Any, plan: dict[str, Any], runs: int, times: dict[str, list[float]]
+) -> list[Any]:
+    """Each call of ``plan`` ``runs`` times, after a floor call each round; the results."""
+    results = []
+    for i in range(runs):
+        start = time.perf_counter()
+        await floor.call_tool("constant", {})
+        times["floor"].append(time.perf_counter() - start)
+        for row, make in plan.items():
+            name, args = make(i)
+            start = time.perf_counter()
+            result = await oda.call_tool(name, args)
+            times.setdefault(row, []).append(time.perf_counter() - start)
+            if result.is_error:
+                raise NotMeasured(f"{name} was refused: {result.content}")
+            results.append((row, result))
+    return results
+
+
+async def _round_trips(
+    root: Path, workspace: str, memory_id: str, text: str, word: str, runs: int
+) -> dict[str, Any]:
+    from mcp import Client
+
+    times: dict[str, list[float]] = {"floor": []}
+    floor_args = ["-m", "benchmarks.floor_server"]
+    async with (
+        Client(_params(floor_args), mode="legacy") as floor,
+        Client(_params(_oda_args(root, workspace)), mode="legacy") as oda,
+    ):
+        reads, writes, missing = _plan(_schemas(await oda.list_tools()), memory_id, text, word)
+        first = await oda.call_tool("memory_read", {})  # the first load: not counted
         if first.is_error:
-            raise NotMeasured(f"memory_list was refused: {first.content}")
-        for i in range(runs):
-            start = time.perf_counter()
-            listed = await client.call_tool("memory_list", {})
-            times["memory_list"].append(time.perf_counter() - start)
-            start = time.perf_counter()
-            changed = await client.call_tool("memory_change", {"id": memory_id, "text": variants[i % 2]})
-            times["memory_change"].append(time.perf_counter() - start)
-            if listed.is_error or changed.is_error:
-                raise NotMeasured(f"a tool call was refused: {listed.content or changed.content}")
-    return times
+            raise NotMeasured(f"memory_read was refused: {first.content}")
+        revision = (first.structured_content or {}).get("revision")
+        if revision is None:
+            missing["memory_read_unchanged"] = "memory_read gives no revision yet"
+        else:
+            reads["memory_read_unchanged"] = lambda i: ("memory_read", {"since": revision})
+        await floor.call_tool("constant", {})
+        for row, result in await _timed(floor, oda, reads, runs, times):
+            kind = (result.structured_content or {}).get("kind")
+            if row == "memory_read_unchanged" and kind != "unchanged":
+                raise NotMeasured(f"memory_read(since) with nothing changed answered {kind!r}")
+        saved = [
+            str((result.structured_content or {})["id"])
+            for row, result in await _timed(floor, oda, writes, runs, times)
+            if row == "memory_save"
+        ]
+        if revision is not None:  # what was just written is seen by the next read
+            again = await oda.call_tool("memory_read", {"since": revision})
+            if (again.structured_content or {}).get("kind") != "change":
+                raise NotMeasured("memory_read(since) did not see the writes just made")
+    return {"times": times, "saved": saved, "missing": missing}
 
 
-def round_trips(root: Path, workspace: str, runs: int) -> dict[str, Any]:
-    """p50 and p95 of memory_list and memory_change round trips, as a chat in ``workspace``."""
+def _start_ups(root: Path, workspace: str, runs: int) -> dict[str, float]:
+    import anyio
+
+    floor, oda = [], []
+    for _ in range(runs):  # alternated, as the calls are
+        floor.append(anyio.run(_start_up, ["-m", "benchmarks.floor_server"]))
+        oda.append(anyio.run(_start_up, _oda_args(root, workspace)))
+    return {"mcp_floor_start_s": statistics.median(floor), "mcp_start_s": statistics.median(oda)}
+
+
+def _with_settings(root: Path, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``run`` with the benchmark's settings.yaml in place; the folder is left as it was."""
+    path = root / SETTINGS_FILE
+    before = path.read_bytes() if path.exists() else None
+    path.write_bytes(SETTINGS)
+    try:
+        return run()
+    finally:
+        if before is None:
+            path.unlink()
+        else:
+            path.write_bytes(before)
+
+
+def measure(root: Path, workspace: str, runs: int, start_runs: int) -> dict[str, Any]:
+    """Start-up and round trips of ``oda-tui mcp`` as a chat in ``workspace``, beside the
+    floor's, with each p95's excess over the floor's p95."""
     try:
         import anyio
         import mcp  # noqa: F401
@@ -65,12 +183,33 @@ def round_trips(root: Path, workspace: str, runs: int) -> dict[str, Any]:
     if not candidates:
         raise NotMeasured(f"workspace {workspace} has no memory to change")
     target = candidates[0]
-    try:
-        times = anyio.run(_round_trips, root, workspace, target.id, target.text, runs)
-    finally:
-        MemoryStore(root).change(workspace, target.id, text=target.text)  # leave the text as it was
-    result: dict[str, Any] = {"mcp_listed": len(store.memories(None)) + len(store.memories(workspace))}
-    for tool, samples in times.items():
-        result[f"mcp_{tool}_p50_s"] = statistics.median(samples)
-        result[f"mcp_{tool}_p95_s"] = _percentile(samples, 0.95)
+    word = target.title.split()[0]
+
+    def run() -> dict[str, Any]:
+        outcome: dict[str, Any] = {}
+        try:
+            outcome = anyio.run(_round_trips, root, workspace, target.id, target.text, word, runs)
+        finally:
+            after = MemoryStore(root)
+            after.change(workspace, target.id, text=target.text)  # leave the text as it was
+            for memory_id in outcome.get("saved", ()):
+                after.delete(workspace, memory_id)
+                after.purge_deleted(workspace, memory_id)
+        return outcome
+
+    outcome = _with_settings(root, run)
+    result: dict[str, Any] = {
+        "mcp_listed": len(store.memories(None)) + len(store.memories(workspace)),
+        **_start_ups(root, workspace, start_runs),
+    }
+    result["mcp_start_over_floor_s"] = result["mcp_start_s"] - result["mcp_floor_start_s"]
+    times: dict[str, list[float]] = outcome["times"]
+    floor_p95 = _percentile(times["floor"], 0.95)
+    for row, samples in times.items():
+        result[f"mcp_{row}_p50_s"] = statistics.median(samples)
+        result[f"mcp_{row}_p95_s"] = p95 = _percentile(samples, 0.95)
+        if row != "floor":
+            result[f"mcp_{row}_over_floor_s"] = p95 - floor_p95
+    for row, why in outcome["missing"].items():
+        result[f"mcp_{row}_not_measured"] = why
     return result

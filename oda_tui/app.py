@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding
-from textual.screen import ModalScreen
+from textual.binding import Binding, Keymap
 
 from .config.keymap import load_keymap
 from .config.theming import load_themes, save_theme, saved_theme
 from .keys.actions import Place
-from .keys.bindings import bindings
+from .keys.bindings import apply_person_keys, bindings
+from .keys.key_names import normal_key
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
+from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import ascii_key, ascii_only
@@ -33,6 +33,11 @@ def _commands() -> type[Provider]:
     from .keys.palette import OdaCommands  # imported when the palette first opens
 
     return OdaCommands
+
+
+def _normal_keys(keys: str) -> str:
+    """Keys in Textual's names (``?`` -> ``question_mark``); one that is no key is kept as given."""
+    return ",".join(normal_key(key) or key.strip() for key in keys.split(",") if key.strip())
 
 
 #: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
@@ -59,13 +64,23 @@ class OdaApp(App[None]):
         super().__init__()
         self.session = StoreSession(self, Path(root), workspace, watch=watch, first_read=first_read)
         self.start_workspace = workspace
+        #: Set when an unexpected error ended the app: the one line the person reads.
+        self.crash_line: str | None = None
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
         # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
         loaded = load_keymap()
-        if loaded.keymap:
-            self.set_keymap(loaded.keymap)
+        self.person_keymap: dict[str, str] = {}
+        self.set_keymap(loaded.keymap)
         self._keymap_problems = loaded.problems
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        """Use ``keymap`` (binding id -> keys) for the nodes made from now on, and for the app's
+        own keys. It is kept as ``person_keymap``, never as Textual's keymap (see
+        ``keys.bindings`` for why)."""
+        self.person_keymap = {binding_id: _normal_keys(keys) for binding_id, keys in keymap.items()}
+        apply_person_keys(self._bindings, self.person_keymap)
+        self.refresh_bindings()
 
     @property
     def root(self) -> Path:
@@ -100,7 +115,7 @@ class OdaApp(App[None]):
     def on_mount(self) -> None:
         self.set_class(ascii_only(), "-ascii")
         for problem in self._keymap_problems:
-            self.notify(f"Keymap: {problem}", severity="warning", markup=False, timeout=10)
+            self.notify(clean_line(f"Keymap: {problem}"), severity="warning", markup=False, timeout=10)
         self._load_themes()
 
     def _load_themes(self) -> None:
@@ -108,13 +123,16 @@ class OdaApp(App[None]):
         for theme in loaded.themes:
             self.register_theme(theme)
         for problem in loaded.problems:
-            self.notify(f"Theme skipped: {problem}", severity="warning", markup=False, timeout=10)
-        wanted = saved_theme()
+            self.notify(clean_line(f"Theme skipped: {problem}"), severity="warning", markup=False, timeout=10)
+        saved = saved_theme()
+        if saved.problem is not None:
+            self.notify(clean_line(f"Theme: {saved.problem}"), severity="warning", markup=False, timeout=10)
+        wanted = saved.name
         if wanted and wanted in self.available_themes:
             self.theme = wanted
         elif wanted:
             self.notify(
-                f"The theme “{wanted}” chosen last time is not available.",
+                clean_line(f"The theme “{wanted}” chosen last time is not available."),
                 severity="warning",
                 markup=False,
             )
@@ -143,6 +161,21 @@ class OdaApp(App[None]):
         except Exception:  # nothing may stop the exit; the draft is lost only if it cannot be written
             pass
         self.exit()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error ends the app (Textual's way, exit code 1), but the editor's draft is
+        kept first and the terminal gets one line saying where the traceback was written."""
+        try:
+            kept = self.main_screen.drafts.keep_now() is not None
+        except Exception:  # the error may be in the very screen: the line still goes out
+            kept = False
+        from .state.crash_log import crash_line, write_crash_log
+
+        log = write_crash_log(error)
+        super()._handle_exception(error)
+        # Not Textual's traceback: the command line writes this one line once the screen is restored.
+        self._exit_renderables.clear()
+        self.crash_line = clean_line(crash_line(error, log, kept))
 
     def on_dirty_changed(self, message: DirtyChanged) -> None:
         # The editor's edits were saved or dropped: so is a draft offered back at start.
@@ -195,19 +228,16 @@ class OdaApp(App[None]):
 
     async def _save_then_quit(self) -> None:
         """Save the editor, and quit once it is saved; a refusal or a question keeps the app open."""
-        editor = self.main_screen.editor
-        if not editor.request_save():
+        screen = self.main_screen
+        pending = screen.detail.save_editor()
+        if pending is None:
             self._stop_and_exit()
             return
-        # Bounded: a save ends in a few ms; the loop only waits for its message to be handled.
-        for _ in range(600):
-            await asyncio.sleep(0.05)
-            if not editor.is_dirty:
-                self._stop_and_exit()
-                return
-            if editor.save_error is not None or isinstance(self.screen, ModalScreen):
-                self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
-                return
+        outcome = await pending  # the editor has settled it by now
+        if isinstance(outcome, Saved | Created | FrontmatterSaved) and not screen.editor.is_dirty:
+            self._stop_and_exit()
+            return
+        self.notify("Not quit: the edits are not saved yet.", severity="warning", markup=False)
 
     def _stop_and_exit(self) -> None:
         # The person chose to quit: a draft offered back at start was saved or dropped.

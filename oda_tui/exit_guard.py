@@ -16,7 +16,8 @@ import signal
 import termios
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 #: The signals that end the app.
 SIGNALS = (signal.SIGHUP, signal.SIGTERM)
@@ -49,18 +50,21 @@ class ExitGuard:
 
     def __init__(
         self,
-        request_exit: Callable[[], None],
+        request_exit: Callable[[], None] | None = None,
         cleanup: Callable[[], None] = _nothing,
         *,
         grace: float = GRACE_SECONDS,
         poll: float = POLL_SECONDS,
     ) -> None:
+        #: None until there is an app to ask: a signal then ends the start-up at once.
         self._request_exit = request_exit
         self._cleanup = cleanup
         self._grace = grace
         self._poll = poll
         self._cleanup_lock = threading.Lock()
         self._cleaned = False
+        self._stopping = False
+        self._held = False
         self._read_fd = -1
         self._write_fd = -1
         self._tty_fd: int | None = None
@@ -82,6 +86,13 @@ class ExitGuard:
         except ValueError:  # not the main thread: the Python handler below still writes
             pass
         threading.Thread(target=self._watch, name="oda-exit-guard", daemon=True).start()
+
+    def hand_over(self, request_exit: Callable[[], None]) -> None:
+        """From now on a signal asks the app to quit (by ``request_exit``); if one came while
+        the app was being made, the start-up ends here instead."""
+        self._request_exit = request_exit
+        if self.signum is not None:
+            raise SystemExit(128 + self.signum)
 
     def exit_code(self) -> int:
         """128 + the signal that ended the app (SIGHUP when its terminal is gone), else 0."""
@@ -109,6 +120,27 @@ class ExitGuard:
             os.write(self._write_fd, bytes([signum]))
         except OSError:
             pass
+        if self._request_exit is None and not self._held:
+            self._stop_starting()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """While starting, a signal waits for the end of this block (which makes something
+        the cleanup must know of), then ends the start-up as usual."""
+        self._held = True
+        try:
+            yield
+        finally:
+            self._held = False
+            if self.signum is not None and self._request_exit is None:
+                self._stop_starting()
+
+    def _stop_starting(self) -> None:
+        # Still starting: no app to ask, so stop right here, in the main thread (once: a
+        # second signal must not cut short the cleanup the first one started).
+        if not self._stopping and self.signum is not None:
+            self._stopping = True
+            raise SystemExit(128 + self.signum)
 
     def _watch(self) -> None:
         signum = self._wait_for_the_end()
@@ -152,7 +184,8 @@ class ExitGuard:
 
     def _ask_to_quit(self) -> None:
         try:
-            self._request_exit()
+            if self._request_exit is not None:
+                self._request_exit()
         except Exception:  # the app is not running (any more): the watchdog ends it
             pass
 

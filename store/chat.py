@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable
 
 from .model import ChatEntry, ChatMemory
+
+_SPACE = re.compile(r"\s+")
 
 HEADER = "# Memory\n\n"
 APPLIES = "This applies from now on; the rest of the memory is unchanged."
@@ -48,33 +52,114 @@ def build_chat_memory(entries: Iterable[ChatEntry]) -> ChatMemory:
     return ChatMemory(text=text, tokens=estimate_tokens(text), entries=items)
 
 
-def _quoted(titles: list[str]) -> str:
-    return ", ".join(f'"{t}"' for t in titles)
+def _quoted(title: str) -> str:
+    return f'"{title}"'
+
+
+def _told_apart(entry: ChatEntry, same_title: list[ChatEntry]) -> str:
+    """How a note tells ``entry`` from the others sent with its title: the shortest start of
+    its text (whole words) no other of them begins with, or its whole text; nothing when the
+    others are exact copies (either one is the same to the model)."""
+    rivals = [other.text for other in same_title if other.text != entry.text]
+    if not rivals:
+        return ""
+    text = entry.text
+    for found in _SPACE.finditer(text):
+        start = text[: found.start()]
+        if start and not any(rival.startswith(start) for rival in rivals):
+            return f"the one beginning {_quoted(start + '…')}"
+    return f"the one reading {_quoted(text)}"
+
+
+def _named(title: str, *notes: str) -> str:
+    said = [note for note in notes if note]
+    return title if not said else f"{title} ({', '.join(said)})"
+
+
+def _names(entries: tuple[ChatEntry, ...]) -> list[tuple[str, str]]:
+    """How a note names each entry sent: its title, and when several were sent with that
+    title, which one (by the start of its text: the model holds no ids and no order)."""
+    by_title: dict[str, list[ChatEntry]] = {}
+    for entry in entries:
+        by_title.setdefault(entry.title, []).append(entry)
+    return [(_quoted(e.title), _told_apart(e, by_title[e.title])) for e in entries]
+
+
+def _matched(before: tuple[ChatEntry, ...], after: tuple[ChatEntry, ...]) -> dict[int, int]:
+    """Which entry sent before each entry now is (index now -> index before).
+
+    The same memory (scope and id) first; then one moved between sets (its id once on each
+    side); then an entry now whose title and text were sent as another (nothing changed for
+    the model: a memory deleted and saved again, or a copy turned on as its twin is off).
+    """
+    where = {(e.scope, e.id): i for i, e in enumerate(before)}
+    matched = {j: where[(e.scope, e.id)] for j, e in enumerate(after) if (e.scope, e.id) in where}
+    _pair_left(before, after, matched, lambda e: e.id, unique=True)
+    _pair_left(before, after, matched, lambda e: (e.title, e.text), unique=False)
+    return matched
+
+
+def _pair_left(
+    before: tuple[ChatEntry, ...],
+    after: tuple[ChatEntry, ...],
+    matched: dict[int, int],
+    key: Callable[[ChatEntry], Hashable],
+    *,
+    unique: bool,
+) -> None:
+    """Pair entries not matched yet that share ``key`` (with ``unique``: only one each side)."""
+    taken = set(matched.values())
+    waiting: dict[Hashable, list[int]] = {}
+    for i, entry in enumerate(before):
+        if i not in taken:
+            waiting.setdefault(key(entry), []).append(i)
+    left = [j for j in range(len(after)) if j not in matched]
+    counts = Counter(key(after[j]) for j in left)
+    for j in left:
+        found = waiting.get(key(after[j]))
+        if found and not (unique and (len(found) > 1 or counts[key(after[j])] > 1)):
+            matched[j] = found.pop(0)
 
 
 def change_note(before: ChatMemory, after: ChatMemory) -> str | None:
-    """A short note of what was added, changed and removed; None when nothing differs."""
-    old = {(e.scope, e.id): e for e in before.entries}
-    new = {(e.scope, e.id): e for e in after.entries}
-    added = [e.title for k, e in new.items() if k not in old]
-    removed = [e.title for k, e in old.items() if k not in new]
+    """The note a chat gets when its memory differs from what it was sent (None: it does not).
+
+    It lists what was added, changed (a new title names the old one) and removed (a memory
+    turned off or deleted), each by its title as it was sent, told apart by the start of its
+    text when several were sent with that title, then
+    gives every added and changed memory as the chat receives it, in the order named. Only the
+    order differing is said in so many words.
+    """
+    matched = _matched(before.entries, after.entries)
+    names = _names(before.entries)
+    added = [j for j in range(len(after.entries)) if j not in matched]
     changed = [
-        e.title for k, e in new.items() if k in old and (old[k].title, old[k].text) != (e.title, e.text)
+        j
+        for j, i in sorted(matched.items())
+        if (before.entries[i].title, before.entries[i].text)
+        != (after.entries[j].title, after.entries[j].text)
     ]
+    kept = set(matched.values())
+    removed = [i for i in range(len(before.entries)) if i not in kept]
     if not (added or removed or changed):
         return (
             None if before.text == after.text else f"Memory update: the order of memories changed. {APPLIES}"
         )
     parts = []
     if added:
-        parts.append(f"added {_quoted(added)}")
+        parts.append("added " + ", ".join(_quoted(after.entries[j].title) for j in added))
     if changed:
-        parts.append(f"changed {_quoted(changed)}")
+        said = []
+        for j in changed:
+            old, new = before.entries[matched[j]], after.entries[j]
+            renamed = "" if old.title == new.title else f"now titled {_quoted(new.title)}"
+            said.append(_named(*names[matched[j]], renamed))
+        parts.append("changed " + ", ".join(said))
     if removed:
-        parts.append(f"removed {_quoted(removed)}")
+        parts.append("removed " + ", ".join(_named(*names[i]) for i in removed))
     lines = [f"Memory update: {'; '.join(parts)}."]
-    for key, entry in new.items():
-        if key not in old or (old[key].title, old[key].text) != (entry.title, entry.text):
-            lines.append(f"\n## {entry.title}\n\n{entry.text}\n")
+    for j in added + changed:
+        entry = after.entries[j]
+        lines.append(f"\n## {entry.title}\n\n{entry.text}\n")
     lines.append(APPLIES)
     return "\n".join(lines)

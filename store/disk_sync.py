@@ -170,53 +170,76 @@ class DiskSync:
             state.sigs.clear()  # the limits decide what is a problem: read everything again
         if settings_changed:
             changed.add(str(self.root / SETTINGS_FILE))
-        seen: set[str] = set()
         ignored: dict[str, Ignored] = {}
         self._note_root_ignored(ignored)
-        workspaces: list[tuple[str, Path]] = []
-        with open_set_folder(self.root, self.root / WORKSPACES_DIR, ignored) as ws_fd:
-            if ws_fd is not None:
-                workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, ws_fd)
-                ignored.update((str(item.path), item) for item in ws_ignored)
+        workspaces = self._list_workspaces(ignored)
         sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR), *workspaces]
         self._check_history_top(ignored)
-        fresh = not state.items
-        listed: list[tuple[Scope, Path, list[FileEntry]]] = []
-        for scope, folder in sets:
-            files, set_changed = self._scan_set(scope, folder, ignored, load=not fresh)
-            if files is None:
-                continue
-            if fresh:
-                listed.append((scope, folder, files))
-            else:
-                seen.update(entry.path for entry in files)
-                changed |= set_changed
-        if fresh:
-            stale = first_load.load_sets(self.root, state, self.limits, listed, ignored)
-            if report:
-                changed.update(state.items)  # all of them are new
-            state.ordered.clear()
-            state.chat_sums.clear()
-            writer = first_load.index_writer(self.root, state, self.limits) if stale else None
-            if writer is not None and self.hold_index:
-                self._index_waiting = writer
-            elif writer is not None:
-                self.index_writer = writer
-                writer.start()
-        for path in [] if fresh else [p for p in state.items if p not in seen]:
-            state.drop(path)
-            changed.add(path)
+        if state.items:
+            changed |= self._rescan_sets(sets, ignored)
+        else:
+            changed |= self._load_sets(sets, ignored, report=report)
         changed |= set(ignored) ^ set(state.ignored)
         state.ignored = ignored
-        new_ws = dict(workspaces)
-        if new_ws.keys() != state.workspaces.keys():
-            changed |= {
-                str(p)
-                for k, p in (new_ws | state.workspaces).items()
-                if (k in new_ws) != (k in state.workspaces)
-            }
-        state.workspaces = new_ws
+        return changed | self._take_workspaces(dict(workspaces))
+
+    def _list_workspaces(self, ignored: dict[str, Ignored]) -> list[tuple[str, Path]]:
+        """The workspace folders, noting in ``ignored`` what is not one."""
+        with open_set_folder(self.root, self.root / WORKSPACES_DIR, ignored) as ws_fd:
+            if ws_fd is None:
+                return []
+            workspaces, ws_ignored = list_workspaces(self.root, self.root / WORKSPACES_DIR, ws_fd)
+            ignored.update((str(item.path), item) for item in ws_ignored)
+            return workspaces
+
+    def _load_sets(
+        self, sets: list[tuple[Scope, Path]], ignored: dict[str, Ignored], *, report: bool
+    ) -> set[str]:
+        """Read every set into the empty picture (from the parse index where it is current),
+        and write the index again when it was not."""
+        state = self.state
+        assert state is not None
+        listed: list[tuple[Scope, Path, list[FileEntry]]] = []
+        for scope, folder in sets:
+            files, _changed = self._scan_set(scope, folder, ignored, load=False)
+            if files is not None:
+                listed.append((scope, folder, files))
+        stale = first_load.load_sets(self.root, state, self.limits, listed, ignored)
+        state.ordered.clear()
+        state.chat_sums.clear()
+        writer = first_load.index_writer(self.root, state, self.limits) if stale else None
+        if writer is not None and self.hold_index:
+            self._index_waiting = writer
+        elif writer is not None:
+            self.index_writer = writer
+            writer.start()
+        return set(state.items) if report else set()  # all of them are new
+
+    def _rescan_sets(self, sets: list[tuple[Scope, Path]], ignored: dict[str, Ignored]) -> set[str]:
+        """Read again each file of these sets whose stat changed, and drop what is gone."""
+        state = self.state
+        assert state is not None
+        changed: set[str] = set()
+        seen: set[str] = set()
+        for scope, folder in sets:
+            files, set_changed = self._scan_set(scope, folder, ignored, load=True)
+            if files is not None:
+                seen.update(entry.path for entry in files)
+                changed |= set_changed
+        for path in [p for p in state.items if p not in seen]:
+            state.drop(path)
+            changed.add(path)
         return changed
+
+    def _take_workspaces(self, found: dict[str, Path]) -> set[str]:
+        """Take the workspace folders listed now; the folders that came or went."""
+        state = self.state
+        assert state is not None
+        was = state.workspaces
+        state.workspaces = found
+        if found.keys() == was.keys():
+            return set()
+        return {str(p) for k, p in (found | was).items() if (k in found) != (k in was)}
 
     def _scan_set(
         self, scope: Scope, folder: Path, ignored: dict[str, Ignored], *, load: bool
@@ -262,36 +285,53 @@ class DiskSync:
             folder = self.root / GLOBAL_DIR
             if scope is not None:
                 folder = self.root / WORKSPACES_DIR / scope
-                now, was = present[scope], state.workspaces.get(scope)
-                if isinstance(now, Ignored):
-                    ignored[str(now.path)] = now
-                if isinstance(now, Path) != (was is not None):
-                    changed.add(str(now if isinstance(now, Path) else was))
-                if isinstance(now, Path):
-                    state.workspaces[scope] = now
-                else:
-                    state.workspaces.pop(scope, None)
+                changed |= self._take_workspace(scope, present[scope], ignored)
             owned.append(folder)
-            looked = scope is None or scope in state.workspaces
-            files, set_changed = (
-                self._scan_set(scope, folder, ignored, load=True) if looked else (None, set())
-            )
-            changed |= set_changed
-            seen = {entry.path for entry in files or ()}
-            for item in list(state.by_scope.get(scope, {}).values()):
-                key = item.location if isinstance(item, Memory) else str(item.path)  # no Path built
-                if key not in seen and state.drop(key):
-                    changed.add(key)
-        # What was ignored in the folders looked at is replaced; the rest stays as it was.
+            changed |= self._rescan_one_set(scope, folder, ignored)
+        changed |= self._replace_ignored(owned, ignored)
+        state.workspaces = dict(sorted(state.workspaces.items()))
+        return changed
+
+    def _take_workspace(self, key: str, now: Path | Ignored | None, ignored: dict[str, Ignored]) -> set[str]:
+        """Take what one workspace's folder is now (``_workspaces_now``); its path when it came
+        or went."""
+        state = self.state
+        assert state is not None
+        was = state.workspaces.get(key)
+        if isinstance(now, Ignored):
+            ignored[str(now.path)] = now
+        if isinstance(now, Path):
+            state.workspaces[key] = now
+        else:
+            state.workspaces.pop(key, None)
+        if isinstance(now, Path) == (was is not None):
+            return set()
+        return {str(now if isinstance(now, Path) else was)}
+
+    def _rescan_one_set(self, scope: Scope, folder: Path, ignored: dict[str, Ignored]) -> set[str]:
+        """Read again the files of one set whose stat changed, and drop what is gone from it."""
+        state = self.state
+        assert state is not None
+        looked = scope is None or scope in state.workspaces
+        files, changed = self._scan_set(scope, folder, ignored, load=True) if looked else (None, set[str]())
+        seen = {entry.path for entry in files or ()}
+        for item in list(state.by_scope.get(scope, {}).values()):
+            key = item.location if isinstance(item, Memory) else str(item.path)  # no Path built
+            if key not in seen and state.drop(key):
+                changed.add(key)
+        return changed
+
+    def _replace_ignored(self, owned: list[Path], ignored: dict[str, Ignored]) -> set[str]:
+        """What was ignored in the folders looked at is replaced; the rest stays as it was."""
+        state = self.state
+        assert state is not None
         prefixes = tuple(os.path.join(folder, "") for folder in owned)
         names = {str(folder) for folder in owned}
         before = {key for key in state.ignored if key in names or key.startswith(prefixes)}
-        changed |= before ^ set(ignored)
         for key in before:
             del state.ignored[key]
         state.ignored.update(ignored)
-        state.workspaces = dict(sorted(state.workspaces.items()))
-        return changed
+        return before ^ set(ignored)
 
     def _workspaces_now(self, keys: list[str]) -> dict[str, Path | Ignored | None] | None:
         """What each of ``keys`` is in the workspaces folder now, as the full pass would list

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import move_recovery, safe_io
@@ -51,55 +52,70 @@ def _relative_parts(root: Path, path: Path) -> tuple[str, ...]:
         return ()
 
 
+#: What a path is to the picture: nothing it holds, or something only a full pass can tell.
+_SKIP: tuple[str, Scope] = ("skip", None)
+_FULL: tuple[str, Scope] = ("full", None)
+
+
 def refresh_path(root: Path, state: Picture, limits: Limits, path: Path) -> set[str] | None:
     """Re-read one path (absolute); the paths whose state changed, or None when only a full
     pass can tell what changed (a set or the settings)."""
     parts = _relative_parts(root, path)
-    if not parts or parts[0] in (HISTORY_DIR, LOCK_FILE):
-        return set()
-    if parts == (SETTINGS_FILE,):
-        return None
     if len(parts) == 1 and move_recovery.is_root_note(root, root / parts[0]):
         return move_recovery.note_root(root, state.ignored)  # set aside by a store's recovery
-    if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
-        return set()
-    if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):
-        return None  # a set appeared, went, or was renamed: list them again
-    if parts[0] == GLOBAL_DIR and len(parts) == 2:
-        scope: Scope = None
-    elif parts[0] == WORKSPACES_DIR and len(parts) == 3 and is_valid_key(parts[1]):
-        scope = parts[1]
-    else:
-        return set()
-    if scope is not None and scope not in state.workspaces:
-        return None
-    memory_id = memory_id_of(parts[-1])
-    key = str(path)
+    kind, scope = _what_path_is(parts, state.workspaces)
+    if kind != "file":
+        return set() if kind == "skip" else None
     try:
         dir_fd = safe_io.open_folder(root, path.parent)
     except OSError:
         return None  # the set itself is gone or refused: a full pass says so
     try:
-        try:
-            mode: int | None = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
-        except OSError:
-            mode = None
-        changed: set[str] = set()
-        was_ignored = state.ignored.pop(key, None)
-        if memory_id is None or (mode is not None and not stat.S_ISREG(mode)):
-            _files, set_ignored = list_set(root, scope, path.parent, dir_fd)
-            now = {i.path: i for i in set_ignored}.get(path)
-            if now is not None:
-                state.ignored[key] = now
-            if was_ignored != now:
-                changed.add(key)
-            if state.drop(key):
-                changed.add(key)
-            return changed
-        if was_ignored is not None:
-            changed.add(key)
-        if load_entry(state, FileEntry(key, scope, memory_id, path.name), dir_fd, limits):
-            changed.add(key)
-        return changed
+        return _refresh_file(root, state, limits, path, scope, memory_id_of(parts[-1]), dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _what_path_is(parts: tuple[str, ...], workspaces: Mapping[str, Path]) -> tuple[str, Scope]:
+    """``("file", scope)`` for an entry of a set the picture has; else ``_SKIP`` or ``_FULL``."""
+    if not parts or parts[0] in (HISTORY_DIR, LOCK_FILE):
+        return _SKIP
+    if parts == (SETTINGS_FILE,):
+        return _FULL
+    if parts[0] not in (GLOBAL_DIR, WORKSPACES_DIR) or any(is_silent_name(p) for p in parts):
+        return _SKIP
+    if parts[0] == WORKSPACES_DIR and len(parts) <= 2 or parts == (GLOBAL_DIR,):
+        return _FULL  # a set appeared, went, or was renamed: list them again
+    if parts[0] == GLOBAL_DIR and len(parts) == 2:
+        return "file", None
+    if parts[0] == WORKSPACES_DIR and len(parts) == 3 and is_valid_key(parts[1]):
+        return ("file", parts[1]) if parts[1] in workspaces else _FULL
+    return _SKIP
+
+
+def _refresh_file(
+    root: Path, state: Picture, limits: Limits, path: Path, scope: Scope, memory_id: str | None, dir_fd: int
+) -> set[str]:
+    """Re-read one entry of a set (its folder open as ``dir_fd``); the paths whose state changed."""
+    key = str(path)
+    try:
+        mode: int | None = os.stat(path.name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+    except OSError:
+        mode = None
+    changed: set[str] = set()
+    was_ignored = state.ignored.pop(key, None)
+    if memory_id is None or (mode is not None and not stat.S_ISREG(mode)):
+        _files, set_ignored = list_set(root, scope, path.parent, dir_fd)
+        now = {i.path: i for i in set_ignored}.get(path)
+        if now is not None:
+            state.ignored[key] = now
+        if was_ignored != now:
+            changed.add(key)
+        if state.drop(key):
+            changed.add(key)
+        return changed
+    if was_ignored is not None:
+        changed.add(key)
+    if load_entry(state, FileEntry(key, scope, memory_id, path.name), dir_fd, limits):
+        changed.add(key)
+    return changed

@@ -110,34 +110,61 @@ def parse_fast(lines: list[str]) -> Parsed | FileProblem | None:
         key, colon, value = line.partition(":")
         if key not in KNOWN or key in values or not colon:
             return None
-        if value:
-            if value[0] != " ":
-                return None
-            value = value[1:]
-            if value[:1] == "'":
-                quoted = _FAST_QUOTED.match(value)
-                # A quoted null-like word or a quoted bool is a string to YAML: let it say so.
-                if quoted is None or key == "enabled":
-                    return None
-                value = quoted.group(1).replace("''", "'")
-                if value in YAML_NULL:
-                    return None
-            elif value:
-                if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
-                    return None
-                risky = _RISKY.get(value[0])
-                if risky:
-                    # YAML builds these as numbers or times, and some of them fail.
-                    if key in _STAMPED and _FAST_STAMP.match(value):
-                        moment = parse_timestamp(value)
-                        if moment is None:
-                            return None
-                        moments[key] = moment
-                    elif not (value.isascii() and value.isdigit() and len(value) <= 100):
-                        if any(regexp.match(value) for regexp in risky):
-                            return None
-        values[key] = value
+        read = _read_value(key, value, moments)
+        if read is None:
+            return None
+        values[key] = read
         spans[key] = (i, i)
+    fields = _fields(values, moments)
+    return fields if isinstance(fields, FileProblem) else (fields, spans)
+
+
+def _read_value(key: str, value: str, moments: dict[str, datetime]) -> str | None:
+    """What follows ``key:`` as YAML reads it, or None for "ask YAML" (a time it reads goes
+    into ``moments``)."""
+    if not value:
+        return value
+    if value[0] != " ":
+        return None
+    value = value[1:]
+    if value[:1] == "'":
+        return _quoted_value(key, value)
+    if value and not _plain_as_written(key, value, moments):
+        return None
+    return value
+
+
+def _quoted_value(key: str, value: str) -> str | None:
+    """A one-line single-quoted scalar's string, or None for "ask YAML"."""
+    quoted = _FAST_QUOTED.match(value)
+    # A quoted null-like word or a quoted bool is a string to YAML: let it say so.
+    if quoted is None or key == "enabled":
+        return None
+    value = quoted.group(1).replace("''", "'")
+    return None if value in YAML_NULL else value
+
+
+def _plain_as_written(key: str, value: str, moments: dict[str, datetime]) -> bool:
+    """Whether YAML reads the plain scalar ``value`` as the string written (or, for a canonical
+    time under ``created``/``updated``, as the moment put into ``moments``)."""
+    if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
+        return False
+    risky = _RISKY.get(value[0])
+    if not risky:
+        return True
+    # YAML builds these as numbers or times, and some of them fail.
+    if key in _STAMPED and _FAST_STAMP.match(value):
+        moment = parse_timestamp(value)
+        if moment is not None:
+            moments[key] = moment
+        return moment is not None
+    if value.isascii() and value.isdigit() and len(value) <= 100:
+        return True
+    return not any(regexp.match(value) for regexp in risky)
+
+
+def _fields(values: dict[str, str], moments: dict[str, datetime]) -> Fields | FileProblem:
+    """The fields the values read as, or the problem naming every field that is not valid."""
     bad: list[str] = []
     raw = values.get("title")
     title = normalize_title(raw) if raw is not None and raw not in YAML_NULL else ""
@@ -152,6 +179,16 @@ def parse_fast(lines: list[str]) -> Parsed | FileProblem | None:
     session = values.get("sessionId")
     if session in YAML_NULL:
         session = None
+    bad += _read_stamps(values, moments)
+    if bad:
+        return FileProblem(msg.FILE_BAD_FIELDS.format(names=", ".join(bad)))
+    return Fields(title, bool(enabled), source, session, moments.get("created"), moments.get("updated"), {})
+
+
+def _read_stamps(values: dict[str, str], moments: dict[str, datetime]) -> list[str]:
+    """Read ``created`` and ``updated`` into ``moments`` where the line pass has not; the keys
+    whose value is not a time."""
+    bad: list[str] = []
     for key in _STAMPED:
         raw = values.get(key)
         if key not in moments and raw is not None and raw not in YAML_NULL:
@@ -160,7 +197,4 @@ def parse_fast(lines: list[str]) -> Parsed | FileProblem | None:
                 bad.append(key)
             else:
                 moments[key] = moment
-    if bad:
-        return FileProblem(msg.FILE_BAD_FIELDS.format(names=", ".join(bad)))
-    fields = Fields(title, bool(enabled), source, session, moments.get("created"), moments.get("updated"), {})
-    return fields, spans
+    return bad

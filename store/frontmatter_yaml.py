@@ -7,6 +7,7 @@ other key is kept as written.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import yaml
@@ -40,6 +41,13 @@ def parse_yaml(lines: list[str]) -> Parsed | FileProblem:
         return FileProblem(msg.FILE_BAD_YAML.format(message=_oneline(str(exc)) or type(exc).__name__))
     if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
         return FileProblem(msg.FILE_BAD_FIELDS.format(names=REQUIRED_WHEN_NOT_A_MAPPING))
+    nodes, spans = _known_nodes(node)
+    extra = {k: v for k, v in data.items() if k not in KNOWN}
+    return _validate(partial(_read_field, nodes, data), spans, written=False, extra=extra)
+
+
+def _known_nodes(node: yaml.MappingNode) -> tuple[dict[str, yaml.Node], dict[str, tuple[int, int]] | None]:
+    """The value node of each known key, and the lines each key spans (None for a flow mapping)."""
     nodes: dict[str, yaml.Node] = {}
     spans: dict[str, tuple[int, int]] | None = {} if not node.flow_style else None
     for key_node, value_node in node.value:
@@ -53,26 +61,26 @@ def parse_yaml(lines: list[str]) -> Parsed | FileProblem:
             end = value_node.end_mark
             last = end.line - 2 if end.column == 0 and end.line - 1 > first else end.line - 1
             spans[str(key)] = (first, max(first, last))
+    return nodes, spans
 
-    def written(key: str) -> Any:
-        value_node = nodes.get(key)
-        if value_node is None:
-            return None
-        if not isinstance(value_node, yaml.ScalarNode):
-            return _INVALID
-        if value_node.tag == "tag:yaml.org,2002:null":
-            return None
-        if key == "enabled":
-            if value_node.tag != _BOOL_TAG or value_node.value not in YAML_BOOL:
-                return _INVALID
-            return data.get("enabled")
-        if key == "source":
-            value = data.get("source")
-            return value if isinstance(value, str) else _INVALID
-        return value_node.value
 
-    extra = {k: v for k, v in data.items() if k not in KNOWN}
-    return _validate(written, spans, written=False, extra=extra)
+def _read_field(nodes: dict[str, yaml.Node], data: dict[Any, Any], key: str) -> Any:
+    """A known field as YAML reads it: None when absent or null, the bool for ``enabled``, and
+    ``_INVALID`` for what is not a scalar (or not a bool, or a ``source`` that is not text)."""
+    value_node = nodes.get(key)
+    if value_node is None:
+        return None
+    if not isinstance(value_node, yaml.ScalarNode):
+        return _INVALID
+    if value_node.tag == "tag:yaml.org,2002:null":
+        return None
+    if key == "enabled":
+        as_bool = value_node.tag == _BOOL_TAG and value_node.value in YAML_BOOL
+        return data.get("enabled") if as_bool else _INVALID
+    if key == "source":
+        value = data.get("source")
+        return value if isinstance(value, str) else _INVALID
+    return value_node.value
 
 
 class _Invalid:

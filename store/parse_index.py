@@ -88,29 +88,9 @@ class ParseIndex:
         n = meta.get("n")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise ValueError("count")
-        flags = {}
-        for name, allowed in (("enabled", "01"), ("source", "ua"), ("nosession", "01")):
-            col = meta.get(name)
-            if not isinstance(col, str) or len(col) != n or not set(col) <= set(allowed):
-                raise ValueError(f"column {name}")
-            flags[name] = col
-        unsigned, signed, lengths = array("Q"), array("q"), array("l")
-        unsigned.frombytes(parts[0])  # raises ValueError for a length that is not whole items
-        signed.frombytes(parts[1])
-        lengths.frombytes(parts[2])
-        blob = parts[3]
-        if len(unsigned) != 2 * n or len(signed) != 4 * n or len(lengths) != _COLUMNS * n:
-            raise ValueError("part sizes")
-        if (n and min(lengths) < 0) or sum(lengths) != len(blob):
-            raise ValueError("string lengths")
-        # One decode per string: slicing one decoded text would scan every slice for its
-        # widest character, which costs more than decoding.
-        ends = list(accumulate(lengths))
-        strings = [
-            blob[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends, strict=True)
-        ]
-        keys, titles, texts, sessions = (strings[c * n : (c + 1) * n] for c in range(_COLUMNS))
-        created, updated = signed[2 * n : 3 * n], signed[3 * n :]
+        flags = _flag_columns(meta, n)
+        unsigned, signed, lengths = _numbers(parts, n)
+        keys, titles, texts, sessions = _string_columns(lengths, parts[3], n)
         self._rows: list[tuple[Any, ...]] = list(
             zip(
                 titles,
@@ -121,8 +101,8 @@ class ParseIndex:
                     None if missing == "1" else s
                     for missing, s in zip(flags["nosession"], sessions, strict=True)
                 ],
-                [None if us == _NO_MOMENT else _EPOCH + _US * us for us in created],
-                [None if us == _NO_MOMENT else _EPOCH + _US * us for us in updated],
+                _moments(signed[2 * n : 3 * n]),
+                _moments(signed[3 * n :]),
                 strict=True,
             )
         )
@@ -130,21 +110,7 @@ class ParseIndex:
             zip(unsigned[0::2], signed[0 : 2 * n : 2], signed[1 : 2 * n : 2], unsigned[1::2], strict=True)
         )
         self.positions: dict[str, int] = dict(zip(keys, range(n), strict=True))
-        self._problems: dict[str, tuple[Signature, str, int | None]] = {}
-        problems = meta.get("problems")
-        if not isinstance(problems, list):
-            raise ValueError("problems")
-        for row in problems:
-            if (
-                not isinstance(row, list)
-                or len(row) != 7
-                or not isinstance(row[0], str)
-                or not all(type(v) is int for v in row[1:5])
-                or not isinstance(row[5], str)
-                or not (row[6] is None or type(row[6]) is int)
-            ):
-                raise ValueError("problem row")
-            self._problems[row[0]] = ((row[1], row[2], row[3], row[4]), row[5], row[6])
+        self._problems = _problem_rows(meta.get("problems"))
 
     def __len__(self) -> int:
         return len(self._rows) + len(self._problems)
@@ -163,6 +129,62 @@ class ParseIndex:
             return None
         title, text, enabled, source, session, created, updated = self._rows[i]
         return Memory(memory_id, scope, title, text, enabled, source, session, created, updated, path, {})
+
+
+def _flag_columns(meta: dict[str, Any], n: int) -> dict[str, str]:
+    """The per-memory flags, one character each, checked against the characters they may hold."""
+    flags = {}
+    for name, allowed in (("enabled", "01"), ("source", "ua"), ("nosession", "01")):
+        col = meta.get(name)
+        if not isinstance(col, str) or len(col) != n or not set(col) <= set(allowed):
+            raise ValueError(f"column {name}")
+        flags[name] = col
+    return flags
+
+
+def _numbers(parts: list[bytes], n: int) -> tuple[array[int], array[int], array[int]]:
+    """The unsigned and signed numbers and the string lengths, each of the size ``n`` needs."""
+    unsigned, signed, lengths = array("Q"), array("q"), array("l")
+    unsigned.frombytes(parts[0])  # raises ValueError for a length that is not whole items
+    signed.frombytes(parts[1])
+    lengths.frombytes(parts[2])
+    if len(unsigned) != 2 * n or len(signed) != 4 * n or len(lengths) != _COLUMNS * n:
+        raise ValueError("part sizes")
+    if (n and min(lengths) < 0) or sum(lengths) != len(parts[3]):
+        raise ValueError("string lengths")
+    return unsigned, signed, lengths
+
+
+def _string_columns(lengths: array[int], blob: bytes, n: int) -> list[list[str]]:
+    """The strings of ``blob``, cut at ``lengths``, as the columns (keys, titles, texts, sessions)."""
+    # One decode per string: slicing one decoded text would scan every slice for its
+    # widest character, which costs more than decoding.
+    ends = list(accumulate(lengths))
+    strings = [blob[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    return [strings[c * n : (c + 1) * n] for c in range(_COLUMNS)]
+
+
+def _moments(column: array[int]) -> list[datetime | None]:
+    return [None if us == _NO_MOMENT else _EPOCH + _US * us for us in column]
+
+
+def _problem_rows(problems: object) -> dict[str, tuple[Signature, str, int | None]]:
+    """The problem files by key: signature, message and line, each checked."""
+    if not isinstance(problems, list):
+        raise ValueError("problems")
+    rows: dict[str, tuple[Signature, str, int | None]] = {}
+    for row in problems:
+        if (
+            not isinstance(row, list)
+            or len(row) != 7
+            or not isinstance(row[0], str)
+            or not all(type(v) is int for v in row[1:5])
+            or not isinstance(row[5], str)
+            or not (row[6] is None or type(row[6]) is int)
+        ):
+            raise ValueError("problem row")
+        rows[row[0]] = ((row[1], row[2], row[3], row[4]), row[5], row[6])
+    return rows
 
 
 def expected_max_bytes(files: int, limits: Limits) -> int:

@@ -119,30 +119,34 @@ def open_folder(root: Path, folder: Path | str, *, create: bool = False) -> int:
     fd = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     try:
         for depth, part in enumerate(parts):
-            shown = "/".join(parts[: depth + 1])
-            while True:
-                try:
-                    child = os.open(part, DIR_FLAGS, dir_fd=fd)
-                    break
-                except FileNotFoundError:
-                    if not create:
-                        raise
-                    try:
-                        os.mkdir(part, 0o700, dir_fd=fd)
-                    except FileExistsError:
-                        pass
-                except OSError as exc:
-                    if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-                        refusal = _refusal(fd, part, shown, want_dir=True)
-                        if refusal is not None:
-                            raise refusal from None
-                    raise
+            child = _open_child(fd, part, "/".join(parts[: depth + 1]), create=create)
             os.close(fd)
             fd = child
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _open_child(fd: int, part: str, shown: str, *, create: bool) -> int:
+    """The folder ``part`` inside the open folder ``fd``, never through a link (made when
+    missing and ``create``)."""
+    while True:
+        try:
+            return os.open(part, DIR_FLAGS, dir_fd=fd)
+        except FileNotFoundError:
+            if not create:
+                raise
+            try:
+                os.mkdir(part, 0o700, dir_fd=fd)
+            except FileExistsError:
+                pass  # made meanwhile: open it
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                refusal = _refusal(fd, part, shown, want_dir=True)
+                if refusal is not None:
+                    raise refusal from None
+            raise
 
 
 @contextmanager

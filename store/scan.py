@@ -173,20 +173,8 @@ def read_file(
     """
     try:
         fd = os.open(path, FILE_FLAGS, dir_fd=dir_fd)
-    except FileNotFoundError:
-        return None
-    except PermissionError as exc:
-        try:
-            st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
-        except OSError:
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        return signature(st), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     except OSError as exc:
-        if exc.errno == errno.ELOOP:  # a link now: never followed
-            return None
-        return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
+        return _unopened(path, dir_fd, exc)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -201,6 +189,21 @@ def read_file(
     finally:
         os.close(fd)
     return sig, parse_content(raw, limits)
+
+
+def _unopened(path: Path | str, dir_fd: int | None, exc: OSError) -> tuple[Signature, FileProblem] | None:
+    """What a memory file that could not be opened is: gone or a link now (None), or a
+    problem saying why it cannot be read."""
+    if isinstance(exc, FileNotFoundError) or exc.errno == errno.ELOOP:  # a link now: never followed
+        return None
+    reason = msg.FILE_UNREADABLE.format(reason=exc.strerror or exc)
+    if not isinstance(exc, PermissionError):
+        return (0, 0, 0, 0), FileProblem(reason)
+    try:
+        st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        return None
+    return (signature(st), FileProblem(reason)) if stat.S_ISREG(st.st_mode) else None
 
 
 def item_for(

@@ -54,6 +54,29 @@ from functools import lru_cache
 
 from . import messages as msg
 from .model import Memory, Scope
+from .secret_patterns import (
+    BEARER_RE,
+    CANDIDATE_RE,
+    DIGIT_RUN_RE,
+    HEX_RE,
+    JWT_RE,
+    KEY_ASSIGN_RE,
+    MAX_WORDY_SHARE,
+    MIN_ENTROPY_BITS,
+    MIN_ENTROPY_LENGTH,
+    PASSWORD_RE,
+    PLACEHOLDER_RE,
+    PLACEHOLDER_WORDS,
+    PREFIXED_RE,
+    PRIVATE_KEY_RE,
+    SECRET_PARAM_RE,
+    STRONG_KEYWORDS,
+    TRAILING,
+    URL_PARAM_RE,
+    URL_RE,
+    URL_USERINFO_RE,
+    WORDY_RE,
+)
 
 PASSWORD = "password"
 TOKEN = "API key or token"
@@ -120,97 +143,6 @@ def _kinds_in(text: str) -> frozenset[str]:
     return frozenset(hit.kind for hit in find_secrets(text))
 
 
-# --- private keys ----------------------------------------------------------------------------
-
-_PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*\Z)",
-    re.DOTALL,
-)
-
-# --- tokens with a known shape ---------------------------------------------------------------
-
-_B = r"(?<![A-Za-z0-9_\-])"  # the token starts here, not inside a longer word
-_E = r"(?![A-Za-z0-9_\-])"
-_PREFIXED = re.compile(
-    "|".join(
-        [
-            _B + r"sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_\-]{20,}" + _E,  # OpenAI, Anthropic (sk-ant-…)
-            _B + r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}" + _E,  # Stripe secret / restricted
-            _B + r"gh[pousr]_[A-Za-z0-9]{30,}" + _E,  # GitHub
-            _B + r"github_pat_[A-Za-z0-9_]{22,}" + _E,
-            _B + r"glpat-[A-Za-z0-9_\-]{20,}" + _E,  # GitLab
-            _B + r"xox[abprs]-[A-Za-z0-9\-]{10,}" + _E,  # Slack
-            _B + r"xapp-[A-Za-z0-9\-]{10,}" + _E,
-            r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])",  # AWS access key id
-            _B + r"AIza[0-9A-Za-z_\-]{35}" + _E,  # Google API key
-            _B + r"hf_[A-Za-z0-9]{30,}" + _E,  # Hugging Face
-            _B + r"npm_[A-Za-z0-9]{36}" + _E,
-        ]
-    )
-)
-_JWT = re.compile(_B + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*" + _E)
-
-_KEY_WORDS = (
-    r"api[_ \-]?key|apikey|access[_ \-]?key(?:[_ \-]?id)?|secret[_ \-]?(?:access[_ \-]?)?key|"
-    r"client[_ \-]?secret|secret|access[_ \-]?token|auth[_ \-]?token|refresh[_ \-]?token|token"
-)
-_KEY_ASSIGN = re.compile(
-    r"(?<![A-Za-z])(?:" + _KEY_WORDS + r")(?![A-Za-z])\s*[:=]\s*"
-    r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<plain>[A-Za-z0-9_\-+/=.~]+))",
-    re.IGNORECASE,
-)
-_BEARER = re.compile(r"(?<![A-Za-z])bearer\s+(?P<plain>[A-Za-z0-9_\-+/=.~]+)", re.IGNORECASE)
-
-# --- URLs ------------------------------------------------------------------------------------
-
-_URL = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>\"'`]+")
-_URL_USERINFO = re.compile(r"://(?P<user>[^\s/:@?#]*):(?P<pw>[^\s/@?#]+)@")
-_URL_PARAM = re.compile(r"[?&#;](?P<name>[A-Za-z0-9_.\-]+)=(?P<value>[^&#\s]*)")
-_SECRET_PARAM = re.compile(
-    r"(?:.*[_\-.])?(?:token|access_token|id_token|refresh_token|api_?key|key|secret|client_secret|"
-    r"sig|signature|password|passwd|pwd|pass|auth|credential|credentials|x-amz-signature|"
-    r"x-amz-credential|x-amz-security-token)\Z",
-    re.IGNORECASE,
-)
-
-# --- passwords -------------------------------------------------------------------------------
-
-_VALUE = r"(?:\"(?P<dq>[^\"\n]+)\"|'(?P<sq>[^'\n]+)'|(?P<ph><[^<>\n]*>)|(?P<plain>\S+))"
-_PASSWORD = re.compile(
-    r"(?<![A-Za-z])(?P<kw>password|passwd|passphrase|passcode|pwd|pass|pw|pin)(?![A-Za-z])"
-    r"(?P<for>\s+(?:for|to|of|on|at)\s+[^:=\n]{1,40}?)?"
-    r"(?:(?P<assign>\s*[:=]\s*)|(?P<is>\s+(?:is|was)\s+))" + _VALUE,
-    re.IGNORECASE,
-)
-_STRONG = {"password", "passwd", "passphrase", "passcode", "pwd"}
-_PLACEHOLDER_WORDS = {
-    "none", "null", "nil", "empty", "redacted", "hidden", "removed", "unknown", "unset", "n/a",
-    "na", "tbd", "todo", "required", "optional", "same", "see", "ask", "changed", "reset",
-    "secret", "password", "yes", "no", "true", "false", "set", "not", "the", "a", "an", "my",
-    "your", "their", "our", "his", "her", "its", "in", "on", "at", "from", "stored", "saved",
-    "kept", "managed", "generated", "random", "blank",
-}  # fmt: skip
-_PLACEHOLDER = re.compile(
-    r"[*xX•·.\-_#?]+|<[^<>]*>|\[[^\[\]]*\]|\{[^{}]*\}|\$\{[^{}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|"
-    r"%\(?[A-Za-z_]*\)?s|\{\{[^{}]*\}\}"
-)
-_TRAILING = ".,;:)]}'\""  # sentence punctuation after a value (not ! or ?: passwords end so)
-
-# --- card numbers ----------------------------------------------------------------------------
-
-_DIGIT_RUN = re.compile(r"\d+(?:[ \-]\d+)*")
-
-# --- high entropy ----------------------------------------------------------------------------
-
-_CANDIDATE = re.compile(r"[A-Za-z0-9+/_=\-]{32,}")
-_WORDY = re.compile(r"[a-z]{4,}|[A-Z][a-z]{3,}|[A-Z]{5,}")
-_HEX = re.compile(r"[0-9a-fA-F\-]+\Z")
-MIN_ENTROPY_LENGTH = 32
-MIN_ENTROPY_BITS = 3.8
-MAX_WORDY_SHARE = 0.6
-
-
 def luhn_ok(digits: str) -> bool:
     """Whether a string of digits passes the Luhn check."""
     total = 0
@@ -231,7 +163,7 @@ def _entropy(text: str) -> float:
 
 def _looks_random(token: str) -> bool:
     core = token.rstrip("=")
-    if len(core) < MIN_ENTROPY_LENGTH or _HEX.match(core):
+    if len(core) < MIN_ENTROPY_LENGTH or HEX_RE.match(core):
         return False
     if not (any(c.isupper() for c in core) and any(c.islower() for c in core)):
         return False
@@ -239,17 +171,17 @@ def _looks_random(token: str) -> bool:
         return False
     if _entropy(core) < MIN_ENTROPY_BITS:
         return False
-    wordy = sum(len(m) for m in _WORDY.findall(core))
+    wordy = sum(len(m) for m in WORDY_RE.findall(core))
     return wordy <= MAX_WORDY_SHARE * len(core)
 
 
 def _is_placeholder(value: str) -> bool:
-    return bool(_PLACEHOLDER.fullmatch(value)) or value.casefold() in _PLACEHOLDER_WORDS
+    return bool(PLACEHOLDER_RE.fullmatch(value)) or value.casefold() in PLACEHOLDER_WORDS
 
 
 def _key_value_ok(value: str) -> bool:
     """A value after ``api_key=``/``token:``: 12+ key characters, not a word or placeholder."""
-    value = value.rstrip(_TRAILING)
+    value = value.rstrip(TRAILING)
     if len(value) < 12 or _is_placeholder(value) or " " in value:
         return False
     return any(c.isdigit() for c in value) or _looks_random(value) or not value.isalpha()
@@ -275,42 +207,45 @@ class _Hits:
 def _password_value(m: re.Match[str], text: str) -> tuple[int, int] | None:
     """The span of a password value this match shows, or None when it reads as prose."""
     keyword = m.group("kw").casefold()
-    strong = keyword in _STRONG
-    if m.group("is") is not None and not strong and keyword != "pin":
+    if m.group("is") is not None and keyword not in STRONG_KEYWORDS and keyword != "pin":
         return None  # "the pass is valid"
-    quoted = m.group("dq") if m.group("dq") is not None else m.group("sq")
-    if quoted is not None:
-        group = "dq" if m.group("dq") is not None else "sq"
-        if _is_placeholder(quoted.strip()) or not quoted.strip():
-            return None
-        return m.start(group), m.end(group)
+    group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else None
+    if group is not None:
+        quoted = m.group(group).strip()
+        return None if not quoted or _is_placeholder(quoted) else (m.start(group), m.end(group))
     value = m.group("plain")
     if value is None or _is_placeholder(value):
         return None  # <your password>, ${DB_PASSWORD}
-    start = m.start("plain")
-    stripped = value.rstrip(_TRAILING) or value
-    end = start + len(stripped)
-    if _is_placeholder(stripped) or stripped.startswith(("http://", "https://")):
+    return _plain_password(m, text, keyword)
+
+
+def _plain_password(m: re.Match[str], text: str, keyword: str) -> tuple[int, int] | None:
+    """The span of an unquoted password value, or None when it reads as prose."""
+    value, start = m.group("plain"), m.start("plain")
+    stripped = value.rstrip(TRAILING) or value
+    span = (start, start + len(stripped))
+    if _not_a_password(keyword, stripped):
         return None
-    if keyword == "pwd" and stripped.startswith(("/", "~")):
-        return None  # PWD=/home/me is the working directory
     if keyword == "pin":
-        return (start, end) if stripped.isdigit() and 4 <= len(stripped) <= 12 else None
-    has_symbol = any(not c.isalpha() for c in stripped)
-    inner_capital = any(c.isupper() for c in stripped[1:])
-    if has_symbol or inner_capital:
-        return (start, end) if len(stripped) >= 3 or any(c.isdigit() for c in stripped) else None
-    if not strong:
+        return span if stripped.isdigit() and 4 <= len(stripped) <= 12 else None
+    if any(not c.isalpha() for c in stripped) or any(c.isupper() for c in stripped[1:]):
+        # A symbol, a digit or an inner capital: not a word.
+        return span if len(stripped) >= 3 or any(c.isdigit() for c in stripped) else None
+    if keyword not in STRONG_KEYWORDS:
         return None  # "pass: in the wallet", "pw: see above"
     if m.group("assign") in ("=", ":"):
-        return (start, end) if len(stripped) >= 3 else None  # password=hunter, in code style
+        return span if len(stripped) >= 3 else None  # password=hunter, in code style
     # A plain word: a password when it ends the sentence, prose when more words follow.
-    rest = text[start + len(value) :]
-    after = rest.lstrip(" \t")
-    ends_clause = value != stripped or not after or after[0] in "\n\r" + _TRAILING
-    if ends_clause and len(stripped) >= 3:
-        return start, end
-    return None
+    after = text[start + len(value) :].lstrip(" \t")
+    ends_clause = value != stripped or not after or after[0] in "\n\r" + TRAILING
+    return span if ends_clause and len(stripped) >= 3 else None
+
+
+def _not_a_password(keyword: str, value: str) -> bool:
+    """A placeholder, a web address, or the working directory (``PWD=/home/me``)."""
+    if _is_placeholder(value) or value.startswith(("http://", "https://")):
+        return True
+    return keyword == "pwd" and value.startswith(("/", "~"))
 
 
 def _touches_word(text: str, at: int, beyond: int) -> bool:
@@ -326,51 +261,86 @@ def _touches_word(text: str, at: int, beyond: int) -> bool:
 def find_secrets(text: str) -> list[SecretHit]:
     """Every stretch of ``text`` that looks like a secret, in text order (never overlapping)."""
     hits = _Hits()
-    for m in _PRIVATE_KEY.finditer(text):
+    urls = [(m.start(), m.end()) for m in URL_RE.finditer(text)]
+    for find in _FINDERS:  # by priority: a later hit that overlaps a kept one is dropped
+        find(text, urls, hits)
+    return sorted(hits.hits, key=lambda h: (h.start, h.end))
+
+
+Spans = list[tuple[int, int]]
+
+
+def _in_any(spans: Spans, at: int) -> bool:
+    return any(s <= at < e for s, e in spans)
+
+
+def _find_shaped(text: str, urls: Spans, hits: _Hits) -> None:
+    """Private keys, then tokens with a known prefix, then JWTs (anywhere, URLs too)."""
+    for m in PRIVATE_KEY_RE.finditer(text):
         hits.add(PRIVATE_KEY, m.start(), m.end())
-    for m in _PREFIXED.finditer(text):
-        hits.add(TOKEN, m.start(), m.end())
-    for m in _JWT.finditer(text):
-        hits.add(TOKEN, m.start(), m.end())
-    urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
+    for pattern in (PREFIXED_RE, JWT_RE):
+        for m in pattern.finditer(text):
+            hits.add(TOKEN, m.start(), m.end())
+
+
+def _find_in_urls(text: str, urls: Spans, hits: _Hits) -> None:
+    """The ``user:password@`` part of a URL, and its query values named like keys."""
     for start, end in urls:
         url = text[start:end]
-        info = _URL_USERINFO.search(url)
+        info = URL_USERINFO_RE.search(url)
         if info is not None and not _is_placeholder(info.group("pw")):
             hits.add(PASSWORD, start + info.start("pw"), start + info.end("pw"))
-        for p in _URL_PARAM.finditer(url):
+        for p in URL_PARAM_RE.finditer(url):
             value = p.group("value")
-            if _SECRET_PARAM.match(p.group("name")) and len(value) >= 8 and not _is_placeholder(value):
+            if SECRET_PARAM_RE.match(p.group("name")) and len(value) >= 8 and not _is_placeholder(value):
                 name = p.group("name").casefold()
                 kind = PASSWORD if name.endswith(("password", "passwd", "pwd", "pass")) else TOKEN
                 hits.add(kind, start + p.start("value"), start + p.end("value"))
-    for m in _PASSWORD.finditer(text):
-        if any(s <= m.start("kw") < e for s, e in urls):
+
+
+def _find_passwords(text: str, urls: Spans, hits: _Hits) -> None:
+    """``password: …`` and the like, outside URLs."""
+    for m in PASSWORD_RE.finditer(text):
+        if _in_any(urls, m.start("kw")):
             continue
         span = _password_value(m, text)
         if span is not None:
             hits.add(PASSWORD, *span)
-    for pattern in (_KEY_ASSIGN, _BEARER):
+
+
+def _find_key_values(text: str, urls: Spans, hits: _Hits) -> None:
+    """``api_key=…``, ``token: …``, ``Bearer …`` with a value that is not a word, outside URLs."""
+    for pattern in (KEY_ASSIGN_RE, BEARER_RE):
         for m in pattern.finditer(text):
             group = next(g for g in ("dq", "sq", "plain") if g in m.groupdict() and m.group(g) is not None)
-            if any(s <= m.start() < e for s, e in urls):
+            if _in_any(urls, m.start()):
                 continue
             value = m.group(group)
             if _key_value_ok(value):
-                hits.add(TOKEN, m.start(group), m.start(group) + len(value.rstrip(_TRAILING)))
-    for m in _DIGIT_RUN.finditer(text):
+                hits.add(TOKEN, m.start(group), m.start(group) + len(value.rstrip(TRAILING)))
+
+
+def _find_cards(text: str, urls: Spans, hits: _Hits) -> None:
+    """Whole runs of 13 to 19 digits that pass the Luhn check."""
+    for m in DIGIT_RUN_RE.finditer(text):
         start, end = m.span()
         if _touches_word(text, start - 1, start - 2) or _touches_word(text, end, end + 1):
             continue
         digits = m.group().replace(" ", "").replace("-", "")
         if 13 <= len(digits) <= 19 and luhn_ok(digits):
             hits.add(CARD_NUMBER, start, end)
-    for m in _CANDIDATE.finditer(text):
-        if any(s <= m.start() < e for s, e in urls) or hits.covers(m.start(), m.end()):
+
+
+def _find_random(text: str, urls: Spans, hits: _Hits) -> None:
+    """Long high-entropy strings no other finder took, outside URLs."""
+    for m in CANDIDATE_RE.finditer(text):
+        if _in_any(urls, m.start()) or hits.covers(m.start(), m.end()):
             continue
         if _looks_random(m.group()):
             hits.add(TOKEN, m.start(), m.end())
-    return sorted(hits.hits, key=lambda h: (h.start, h.end))
+
+
+_FINDERS = (_find_shaped, _find_in_urls, _find_passwords, _find_key_values, _find_cards, _find_random)
 
 
 def new_secret_kinds(after: tuple[str, ...], before: tuple[str, ...] | None = None) -> tuple[str, ...]:

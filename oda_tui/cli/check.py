@@ -11,10 +11,10 @@ from typing import Any
 from store import MemoryStore
 from store.layout import SETTINGS_FILE
 
-from ..state.review_state import pending_review
+from ..state.review_state import review_with_problem
 from .access import open_store
 from .errors import FOUND, OK
-from .output import to_json, visible, write_data, write_lines
+from .output import note, to_json, visible, write_data, write_lines
 
 NAME = "check"
 HELP = (
@@ -71,7 +71,10 @@ CHECKS: tuple[Callable[[MemoryStore], list[Finding]], ...] = (problems, ignored,
 def review(store: MemoryStore) -> list[Finding]:
     """Memories saved by the agent that a chat created or changed since the last review."""
     found = []
-    for item in pending_review(store):
+    items, problem = review_with_problem(store)
+    if problem is not None:
+        note(problem)
+    for item in items:
         what = "created" if item.created_by_agent else "changed"
         found.append(Finding("review", str(item.memory.path), f"Saved by the agent: {what} by a chat."))
     return found

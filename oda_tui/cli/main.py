@@ -7,15 +7,22 @@ when it runs, so each way in pays only for what it uses.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from store.layout import is_valid_key
 
 from ..config.paths import resolve_root, root_problem
 from . import subcommands
+from .errors import BAD_KEY
 from .parser import Parser
+
+if TYPE_CHECKING:
+    from ..exit_guard import ExitGuard
 
 # Options of the bare command that take a value: skipped when looking for a subcommand.
 _VALUE_OPTIONS = frozenset({"--root", "--workspace"})
@@ -90,6 +97,11 @@ def app_parser() -> argparse.ArgumentParser:
 def open_app(args: list[str]) -> int:
     """Open the full-screen app on the store (or on a new demo store)."""
     options = app_parser().parse_args(args)
+    if options.workspace is not None and not is_valid_key(options.workspace):
+        from .output import visible  # the message quotes what was typed, control bytes too
+
+        sys.stderr.write(visible(BAD_KEY.format(key=options.workspace)) + "\n")
+        return _REFUSED
     if options.demo:
         return _open_demo(options.workspace)
     root = resolve_root(options.root)
@@ -100,45 +112,76 @@ def open_app(args: list[str]) -> int:
     return _run_app(root, options.workspace)
 
 
-def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | None = None) -> int:
-    """Run the app until it quits, or until its terminal is lost or it is told to stop."""
+def _run_app(root: Path, workspace: str | None, guard: ExitGuard | None = None) -> int:
+    """Run the app until it quits, or until its terminal is lost or it is told to stop
+    (``guard``: one installed earlier, whose cleanup runs however the app ends)."""
+    from ..exit_guard import ExitGuard
     from ..session.first_read import FirstRead
 
-    # The store is read first, so the first frame shows it; a store too big to read within the
-    # head start goes on being read while the app opens.
-    first_read = FirstRead(root, workspace)
-    first_read.wait(FIRST_READ_HEAD_START_S)
-    from ..app import OdaApp  # Textual is heavy: only the app pays for it
-    from ..exit_guard import ExitGuard
-
-    app = OdaApp(root, workspace, first_read=first_read)
-    guard = ExitGuard(lambda: app.call_from_thread(app.exit_from_outside), cleanup or (lambda: None))
-    guard.install()
+    if guard is None:
+        guard = ExitGuard()
+        guard.install()
+    # No collection until the list is on screen (the session turns the collector back on):
+    # what the start-up makes, the store's picture, Textual's modules and the widgets, all
+    # lives on, and each collection would only walk it again.
+    gc.disable()
     try:
+        # The store is read first, so the first frame shows it; a store too big to read within
+        # the head start goes on being read while the app opens.
+        first_read = FirstRead(root, workspace)
+        first_read.wait(FIRST_READ_HEAD_START_S)
+        from ..app import OdaApp  # Textual is heavy: only the app pays for it
+
+        app = OdaApp(root, workspace, first_read=first_read)
+        guard.hand_over(lambda: app.call_from_thread(app.exit_from_outside))
         app.run()
     finally:
         guard.cleanup_now()
-    return guard.exit_code()
+    if app.crash_line is not None:
+        try:
+            sys.stderr.write(app.crash_line + "\n")
+        except OSError:  # the terminal is gone
+            pass
+    # A signal or a lost terminal says how it ended; else an unexpected error makes it non-zero.
+    return guard.exit_code() or (app.return_code or 0)
 
 
 def _open_demo(workspace: str | None) -> int:
-    """The app on a sample store in a new temporary folder, removed however the app ends."""
-    from ..config.theming import CONFIG_ENV
+    """The app on a sample store in a new temporary folder, removed however the app ends (a
+    signal during start-up included: the guard is on before the folder is made)."""
+    from ..config.paths import CONFIG_ENV, STATE_ENV
+    from ..demo.build import SampleBuild
     from ..demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
-    from ..demo.sample import build_demo_store
-    from ..state.review_state import ENV_VAR as STATE_ENV
+    from ..exit_guard import ExitGuard
 
-    sweep_stale_demo_folders()  # left by a demo that was killed outright
-    folder = new_demo_folder()
-    # Review marks and a theme picked in the demo belong to the demo, not to the person's folders.
-    os.environ[CONFIG_ENV] = str(folder / "config")
-    os.environ[STATE_ENV] = str(folder / "state")
+    made: list[Path] = []
+    builds: list[SampleBuild] = []
+
+    def remove_made() -> None:
+        for build in builds:
+            build.stop()  # before its folder goes: it would write it again
+        for folder in made:
+            remove_demo_folder(folder)
+
+    guard = ExitGuard(cleanup=remove_made)
+    guard.install()
     try:
-        root = build_demo_store(folder / "memory")
+        sweep_stale_demo_folders()  # left by a demo that was killed outright
+        with guard.held():  # a signal waits until the cleanup knows the folder
+            made.append(new_demo_folder())
+        folder = made[0]
+        # Review marks and a theme picked in the demo belong to the demo, not to the person's.
+        os.environ[CONFIG_ENV] = str(folder / "config")
+        os.environ[STATE_ENV] = str(folder / "state")
+        with guard.held():
+            builds.append(SampleBuild(folder / "memory"))
+        from .. import app  # noqa: F401 - Textual, imported while the sample is written
+
+        root = builds[0].wait()
     except BaseException:
-        remove_demo_folder(folder)
+        guard.cleanup_now()
         raise
-    code = _run_app(root, workspace, lambda: remove_demo_folder(folder))
+    code = _run_app(root, workspace, guard)
     try:
         print(f"The demo store in {root} was removed.", file=sys.stderr)
     except OSError:  # the terminal is gone

@@ -1,4 +1,5 @@
-"""Where the memory store lives when no folder is given."""
+"""Where things live: the memory store when no folder is given, the person's config folder
+and the app's state folder (nothing here imports Textual: the demo and the CLI use it early)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import platformdirs
 
 ENV_VAR = "ODA_HOME"
+CONFIG_ENV = "ODA_TUI_CONFIG"
+STATE_ENV = "ODA_TUI_STATE"
 
 
 def default_root() -> Path:
@@ -37,3 +40,19 @@ def root_problem(root: Path) -> str | None:
     except OSError as exc:
         return f"The store root {root} cannot be read: {exc.strerror or exc}."
     return None
+
+
+def config_dir() -> Path:
+    """The person's config folder for oda-tui (``$ODA_TUI_CONFIG`` overrides it)."""
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env).expanduser()
+    return platformdirs.user_config_path("oda-tui", appauthor=False)
+
+
+def state_dir() -> Path:
+    """The app's state folder: ``$ODA_TUI_STATE``, else the platform's user state folder."""
+    env = os.environ.get(STATE_ENV)
+    if env:
+        return Path(env).expanduser()
+    return platformdirs.user_state_path("oda-tui", appauthor=False)

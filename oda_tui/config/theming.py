@@ -7,20 +7,23 @@ and skipped. The chosen theme is remembered in ``settings.json`` in the config f
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-import yaml
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from store import write_atomic
+from store.config_files import FileRefused, load_json_config, load_yaml_config
 
-CONFIG_ENV = "ODA_TUI_CONFIG"
+from .paths import config_dir
+
 SETTINGS_FILE = "settings.json"
+#: settings.json holds the chosen theme's name.
+SETTINGS_MAX_BYTES = 16 * 1024
+#: A theme file: a dozen colours and Textual's hundred-odd variables, with room for comments.
+THEME_MAX_BYTES = 64 * 1024
 COLOR_FIELDS = (
     "primary",
     "secondary",
@@ -43,14 +46,6 @@ class ThemeLoad:
 
     themes: list[Theme]
     problems: list[str]
-
-
-def config_dir() -> Path:
-    """The person's config folder for oda-tui (``$ODA_TUI_CONFIG`` overrides it)."""
-    env = os.environ.get(CONFIG_ENV)
-    if env:
-        return Path(env).expanduser()
-    return platformdirs.user_config_path("oda-tui", appauthor=False)
 
 
 def bundled_theme_dirs() -> list[Path]:
@@ -102,10 +97,10 @@ def load_themes(dirs: list[Path] | None = None) -> ThemeLoad:
             continue
         for path in sorted(folder.glob("*.y*ml")):
             try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8"))
+                data = load_yaml_config(path, THEME_MAX_BYTES, follow_links=True)
                 theme = parse_theme(data, path.name)
-            except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-                problems.append(f"{path.name}: could not be read ({' '.join(str(exc).split())})")
+            except FileRefused as exc:
+                problems.append(f"{path.name}: {exc.reason}")
                 continue
             except ValueError as exc:
                 problems.append(str(exc))
@@ -114,29 +109,46 @@ def load_themes(dirs: list[Path] | None = None) -> ThemeLoad:
     return ThemeLoad(list(themes.values()), problems)
 
 
-def saved_theme() -> str | None:
-    """The theme chosen last time, if any."""
+@dataclass(frozen=True)
+class SavedTheme:
+    """The theme chosen last time (None: none), and why ``settings.json`` was not used."""
+
+    name: str | None
+    problem: str | None = None
+
+
+def _settings() -> dict[str, Any]:
+    """What ``settings.json`` holds ({} when it is missing); ``FileRefused`` when it cannot be
+    used (not a regular file, too large, not a JSON object)."""
+    path = config_dir() / SETTINGS_FILE
+    data = load_json_config(path, SETTINGS_MAX_BYTES, follow_links=True)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise FileRefused(path, "it does not hold a JSON object")
+    return data
+
+
+def saved_theme() -> SavedTheme:
+    """The theme chosen last time, if any, and what stood in the way of reading it."""
     try:
-        data = json.loads((config_dir() / SETTINGS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    theme = data.get("theme") if isinstance(data, dict) else None
-    return theme if isinstance(theme, str) else None
+        theme = _settings().get("theme")
+    except FileRefused as exc:
+        return SavedTheme(None, f"{exc}; the default theme applies.")
+    return SavedTheme(theme if isinstance(theme, str) else None)
 
 
 def save_theme(name: str) -> None:
-    """Remember the chosen theme (atomically; a failure to save is not an error)."""
+    """Remember the chosen theme (atomically). Not saved when ``settings.json`` cannot be read
+    (it may hold more than a theme: it is left as it is); a failure to save is not an error."""
     folder = config_dir()
-    path = folder / SETTINGS_FILE
+    try:
+        data = _settings()
+    except FileRefused:
+        return
+    data["theme"] = name
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(data, dict):
-                data = {}
-        except (OSError, ValueError):
-            data = {}
-        data["theme"] = name
-        write_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
+        write_atomic(folder / SETTINGS_FILE, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
     except OSError:
         pass

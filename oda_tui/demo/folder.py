@@ -1,5 +1,10 @@
 """The demo's temporary folder: marked with the pid of the app that owns it, and swept away
-by the next demo when that app was killed before it could remove it."""
+by the next demo when that app was killed before it could remove it.
+
+It lives in ``$TMPDIR`` when that is set, else in memory (``/dev/shm``) where there is one: the
+sample store is thrown away when the app ends, and there its writes cost no disk syncs (on a
+disk they are most of the time it takes to build).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,29 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from store.config_files import read_config_file
+
 PREFIX = "oda-demo-"
 OWNER_FILE = ".owner-pid"
+#: A pid and a newline.
+OWNER_MAX_BYTES = 32
+
+
+#: A folder in memory, used when ``$TMPDIR`` does not say where temporary files go.
+IN_MEMORY = Path("/dev/shm")
+
+
+def demo_bases() -> list[Path]:
+    """Where demo folders are made (the first) and swept (all)."""
+    if os.environ.get("TMPDIR"):
+        return [Path(tempfile.gettempdir())]
+    bases = [IN_MEMORY] if IN_MEMORY.is_dir() and os.access(IN_MEMORY, os.W_OK | os.X_OK) else []
+    return [*bases, Path(tempfile.gettempdir())]
 
 
 def new_demo_folder(base: Path | None = None) -> Path:
     """A new private temporary folder for one demo run, marked as this process's."""
-    folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=base))
+    folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=base or demo_bases()[0]))
     (folder / OWNER_FILE).write_text(f"{os.getpid()}\n")
     return folder
 
@@ -53,12 +74,13 @@ def sweep_stale_demo_folders(base: Path | None = None) -> list[Path]:
     process that no longer runs is removed: anything else is left as it is.
     """
     removed: list[Path] = []
-    for folder in Path(base or tempfile.gettempdir()).glob(PREFIX + "*"):
+    for folder in [f for b in ([base] if base else demo_bases()) for f in b.glob(PREFIX + "*")]:
         try:
             if folder.is_symlink() or folder.stat().st_uid != os.getuid():
                 continue
-            pid = int((folder / OWNER_FILE).read_text().strip())
-        except (OSError, ValueError):
+            raw = read_config_file(folder / OWNER_FILE, OWNER_MAX_BYTES, follow_links=False)
+            pid = int((raw or b"").decode("ascii").strip())
+        except (OSError, ValueError):  # FileRefused and UnicodeDecodeError are ValueErrors
             continue
         if pid != os.getpid() and not _running(pid):
             remove_demo_folder(folder)

@@ -37,6 +37,9 @@ GLOBAL_MEMORIES = [
     ),
 ]
 
+#: The list's first row (Global, created first): what a start waits for to be on screen.
+FIRST_TITLE = GLOBAL_MEMORIES[0][0]
+
 WEB_MEMORIES = [
     (
         "Stack",

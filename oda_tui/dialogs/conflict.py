@@ -7,13 +7,13 @@ from typing import Literal
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import bindings
 from ..text.diffing import word_diff
 from ..text.safe import clean_line
+from .dialog import Dialog
 
 Choice = Literal["theirs", "mine"]
 
@@ -32,7 +32,7 @@ def side_diff(theirs: tuple[str, str], mine: tuple[str, str]) -> Text:
     return text
 
 
-class ConflictDialog(PersonKeys, ModalScreen[Choice]):
+class ConflictDialog(Dialog[Choice]):
     """Offer "Reload theirs" or "Keep mine"; dismisses with "theirs" or "mine"."""
 
     CSS_PATH = "dialogs.tcss"

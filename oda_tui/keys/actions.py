@@ -95,7 +95,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("memory.editor", "external_editor", "Open in $EDITOR", "e", Place.MAIN,
            palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     # Everywhere: a key no text field takes.
-    Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, show=False, priority=True),
+    Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, priority=True),
     # The memory list.
     Action("memory.edit", "choose", "Edit", "enter", Place.LIST),
     Action("list.up", "cursor(-1)", "Up", "up", Place.LIST, show=False),

@@ -1,10 +1,13 @@
 """What the registry builds: a place's ``BINDINGS``, a person's keys, and help rows.
 
-Textual drops the keys a focused text field consumes (printable characters) from the binding
-chain *before* it applies the app's keymap, so a binding whose default key is a letter loses
-its remapped key (``memory.new: ctrl+n``) while the filter has the focus. ``PersonKeys`` applies
-the keymap to a node's own bindings when the node is made, so Textual filters the keys a person
-actually uses: a printable key types into the field, any other key runs its action.
+The person's keymap is the app's ``person_keymap``, never Textual's own keymap. Textual drops
+the keys a focused text field consumes (printable characters) from the binding chain *before*
+it applies its keymap, so a binding whose default key is a letter would lose its remapped key
+(``memory.new: ctrl+n``) while the filter has the focus; and it applies its keymap again on
+every look at the chain, moving each remapped binding to the end (the footer then showed New
+last). ``PersonKeys`` applies the keymap once, to a node's own bindings when the node is made,
+in the registry's order: a printable key types into a field, any other key runs its action,
+and a remapped action keeps its place in the footer.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 
 from .actions import ACTIONS, BUILT_IN_KEYS, Action, Place
 
@@ -38,6 +41,25 @@ def palette_actions() -> tuple[Action, ...]:
     return tuple(action for action in ACTIONS if action.palette)
 
 
+_ORDER = {action.id: index for index, action in enumerate(ACTIONS)}
+
+
+def person_keymap(app: object) -> dict[str, str]:
+    """The keymap ``app`` applies (binding id -> normalised keys); {} for an app without one."""
+    keymap = getattr(app, "person_keymap", None)
+    return keymap if isinstance(keymap, dict) else {}
+
+
+def apply_person_keys(bindings_map: BindingsMap, keymap: dict[str, str]) -> None:
+    """Apply ``keymap`` to a node's own bindings, keeping them in the registry's order."""
+    if not keymap:
+        return
+    bindings_map.apply_keymap(keymap)
+    items = list(bindings_map.key_to_bindings.items())
+    first = {key: min(_ORDER.get(b.id or "", len(_ORDER)) for b in found) for key, found in items}
+    bindings_map.key_to_bindings = dict(sorted(items, key=lambda item: first[item[0]]))
+
+
 class PersonKeys:
     """Mixed into a screen or widget whose bindings come from the registry: the person's keymap
     is applied to its own bindings when it is made (see the module's docstring for why)."""
@@ -45,11 +67,10 @@ class PersonKeys:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         try:
-            keymap = self.app._keymap  # type: ignore[attr-defined]
+            app = self.app  # type: ignore[attr-defined]
         except RuntimeError:  # made outside a running app (a unit test): the default keys
             return
-        if keymap:
-            self._bindings.apply_keymap(keymap)  # type: ignore[attr-defined]
+        apply_person_keys(self._bindings, person_keymap(app))  # type: ignore[attr-defined]
 
 
 def current_keys(action: Action, keymap: dict[str, str]) -> list[str]:

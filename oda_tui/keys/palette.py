@@ -17,7 +17,7 @@ from store import scope_label
 from ..session.assistant_sync import sync_assistant_files
 from ..text.safe import clean_line
 from .actions import Action
-from .bindings import current_keys, palette_actions
+from .bindings import current_keys, palette_actions, person_keymap
 
 if TYPE_CHECKING:
     from .app import OdaApp
@@ -122,7 +122,7 @@ class OdaCommands(Provider):
 
     def _hint(self, action: Action) -> str:
         """The line under an action: its keys as bound now, then what it does."""
-        keys = current_keys(action, self.app._keymap)
+        keys = current_keys(action, person_keymap(self.app))
         shown = " / ".join(dict.fromkeys(self.app.get_key_display(Binding(key, "")) for key in keys))
         shown = escape(shown)  # Textual reads the hint as markup; a remapped key may be "["
         return f"{shown} · {action.hint}" if action.hint else shown

@@ -78,32 +78,42 @@ def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, An
         arguments = {}
     if not isinstance(arguments, Mapping):
         raise BadArguments(msg.ARGUMENTS_NOT_OBJECT)
-    known = {a.name: a for a in spec.arguments}
-    unknown = [shown(name) for name in arguments if name not in known]
-    if unknown:
-        if not known:
-            raise BadArguments(msg.NO_ARGUMENTS.format(tool=spec.name))
-        label = "the argument" if len(unknown) == 1 else "the arguments"
-        raise BadArguments(
-            msg.UNKNOWN_ARGUMENTS.format(
-                tool=spec.name, args=f"{label} {_quoted(unknown)}", expected=_quoted(list(known))
-            )
-        )
+    _refuse_unknown(spec, arguments)
     values: dict[str, Any] = {}
     for arg in spec.arguments:
         if arg.name not in arguments or arguments[arg.name] is None:
             if arg.required:
                 raise BadArguments(msg.MISSING_ARGUMENT.format(tool=spec.name, arg=arg.name))
             continue
-        value = arguments[arg.name]
-        if arg.kind is bool:
-            if not isinstance(value, bool):
-                raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
-        elif not isinstance(value, str):
-            raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
-        else:
-            found = _SURROGATE.search(value)
-            if found is not None:
-                raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
-        values[arg.name] = value
+        values[arg.name] = _checked_value(arg, arguments[arg.name])
     return values
+
+
+def _refuse_unknown(spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+    """Refuse names the tool does not take, naming the ones it does."""
+    known = [a.name for a in spec.arguments]
+    unknown = [shown(name) for name in arguments if name not in known]
+    if not unknown:
+        return
+    if not known:
+        raise BadArguments(msg.NO_ARGUMENTS.format(tool=spec.name))
+    label = "the argument" if len(unknown) == 1 else "the arguments"
+    raise BadArguments(
+        msg.UNKNOWN_ARGUMENTS.format(
+            tool=spec.name, args=f"{label} {_quoted(unknown)}", expected=_quoted(known)
+        )
+    )
+
+
+def _checked_value(arg: Argument, value: Any) -> Any:
+    """One given argument, of its kind and valid Unicode."""
+    if arg.kind is bool:
+        if not isinstance(value, bool):
+            raise BadArguments(msg.NOT_A_BOOLEAN.format(arg=arg.name))
+    elif not isinstance(value, str):
+        raise BadArguments(msg.NOT_A_STRING.format(arg=arg.name))
+    else:
+        found = _SURROGATE.search(value)
+        if found is not None:
+            raise BadArguments(msg.LONE_SURROGATE.format(arg=arg.name, code=ord(found.group())))
+    return value

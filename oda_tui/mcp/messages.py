@@ -15,6 +15,13 @@ LOOKS_SECRET = (
 # memory_read
 UNCHANGED = "The memory is unchanged since your last memory_read."
 EMPTY = "There are no memories for this chat yet."
+REVISION = (
+    "(Revision {revision}. Pass it as since to your next memory_read to get only what changes after this.)"
+)
+REVISION_UNKNOWN = (
+    'The revision "{since}" is not one this server holds (it keeps the last {keep} it sent, '
+    "until it restarts), so this is the complete memory."
+)
 
 # memory_change / memory_save
 SAVED = 'Saved the memory "{title}" (id {id}) in {scope}. It applies from the next step.'

@@ -26,6 +26,7 @@ from store import MemoryStore
 from ..version import version
 from . import tools
 from .resource import MIME_TYPE, Subscribers, resource_text, resource_uri, watch_memory
+from .revisions import SentRevisions
 from .session import ChatSession, RootProblem
 
 NAME = "oda-tui"
@@ -34,8 +35,8 @@ RESOURCE_NOT_FOUND = -32002
 
 INSTRUCTIONS = (
     "Memories are short notes kept for future chats, in files the person manages in oda-tui. "
-    "Call memory_read with full=true at the start of each conversation for the complete memory, "
-    "and without it later for what changed. "
+    "Call memory_read at the start of each conversation for the complete memory, and later with "
+    "since set to the revision you hold for only what changed. "
     "Use memory_list for the ids, memory_save for a new memory and memory_change to change one. "
     "Never save secrets. The person sees, reviews and can undo what you save or change."
 )
@@ -43,10 +44,21 @@ INSTRUCTIONS = (
 
 @dataclass
 class Served:
-    """One connection's state: its chat session and its 2025-era subscribers."""
+    """One connection's state: its chat session, its 2025-era subscribers, and its watch of
+    the folder, started by the first request that reads or watches the memory."""
 
     session: ChatSession
+    start_watch: Callable[[anyio.Event], object]
     subscribers: Subscribers = field(default_factory=Subscribers)
+    _ready: anyio.Event | None = None
+
+    async def watching(self) -> None:
+        """Return once no change to the folder can go unnoticed (the watch in place, the store
+        loaded). Not before the handshake: loading 10,000 memories would delay its answer."""
+        if self._ready is None:
+            self._ready = anyio.Event()
+            self.start_watch(self._ready)
+        await self._ready.wait()
 
 
 def _tool(spec: tools.ToolSpec) -> types.Tool:
@@ -71,7 +83,9 @@ def _result(outcome: tools.ToolResult) -> types.CallToolResult:
     )
 
 
-def build_server(
+# The handlers close over the server's uri, bus and root; mccabe counts each nested handler's
+# paths as the builder's own, though every handler is a few lines on its own.
+def build_server(  # noqa: C901, PLR0915
     root: Path | str, workspace: str | None = None, *, root_named: bool = True
 ) -> Server[Served]:
     """The server for the store at ``root``, as a chat in ``workspace`` (None: Global only).
@@ -82,25 +96,25 @@ def build_server(
     uri = resource_uri(workspace)
     bus = InMemorySubscriptionBus()
 
+    sent = SentRevisions()  # one for every connection: any of them may be asked for a revision
+
     def new_session() -> ChatSession:
-        return ChatSession(MemoryStore(root), workspace, root_named=root_named)
+        return ChatSession(MemoryStore(root), workspace, root_named=root_named, sent=sent)
 
     @asynccontextmanager
     async def lifespan(_server: Server[Served]) -> AsyncIterator[Served]:
-        served = Served(new_session())
-
         async def announce() -> None:
             await bus.publish(ResourceUpdated(uri=uri))
             await served.subscribers.tell_all()
 
         async with anyio.create_task_group() as group:
-            ready = anyio.Event()
-            group.start_soon(watch_memory, served.session, announce, ready)
-            await ready.wait()  # serve once no change to the folder can go unnoticed
+            session = new_session()
+            served = Served(session, lambda ready: group.start_soon(watch_memory, session, announce, ready))
             try:
                 yield served
             finally:
                 group.cancel_scope.cancel()
+                served.session.close()
 
     async def list_tools(
         _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
@@ -110,6 +124,7 @@ def build_server(
     async def call_tool(
         ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        await ctx.lifespan_context.watching()
         session = ctx.lifespan_context.session
         outcome = await anyio.to_thread.run_sync(tools.call, session, params.name, params.arguments)
         return _result(outcome)
@@ -139,6 +154,7 @@ def build_server(
         ctx: ServerRequestContext[Served], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         _check_uri(str(params.uri))
+        await ctx.lifespan_context.watching()
         try:
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
         except (RootProblem, OSError) as exc:
@@ -150,6 +166,7 @@ def build_server(
         ctx: ServerRequestContext[Served], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
         _check_uri(str(params.uri))
+        await ctx.lifespan_context.watching()
         client = ctx.session  # its connection-wide channel carries the later notification
         ctx.lifespan_context.subscribers.add(uri, _notifier(client.send_resource_updated, uri))
         return types.EmptyResult()
@@ -175,8 +192,20 @@ def build_server(
         on_read_resource=read_resource,
         on_subscribe_resource=subscribe,
         on_unsubscribe_resource=unsubscribe,
-        on_subscriptions_listen=ListenHandler(bus),
+        on_subscriptions_listen=_when_ready(ListenHandler(bus)),
     )
+
+
+def _when_ready(listen: ListenHandler) -> Callable[..., Any]:
+    """``listen`` once the watch is in place (a change before that would go untold)."""
+
+    async def handle(
+        ctx: ServerRequestContext[Served], params: types.SubscriptionsListenRequestParams
+    ) -> types.SubscriptionsListenResult:
+        await ctx.lifespan_context.watching()
+        return await listen(ctx, params)
+
+    return handle
 
 
 def _notifier(send: Callable[[str], Any], uri: str) -> Callable[[], Any]:

@@ -1,7 +1,9 @@
-"""One MCP session's state: which chat it is, its id, and what its memory_read last returned.
+"""One MCP session's state: which chat it is, its id, and the revisions memory_read sent.
 
 Over stdio one ``oda-tui mcp`` process serves one client, so a session lasts as long as that
 connection; the server's lifespan makes a fresh ``ChatSession`` for each connection it serves.
+A client may hold many conversations on one connection: memory_read keeps no "last read" per
+conversation; each answer names its revision and the caller says which one it holds.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import dataclass, field
 from store import ChatMemory, MemoryStore, Scope
 
 from . import messages as msg
+from .chat_feed import ChatFeed
+from .revisions import CurrentMemory, SentRevisions
 
 
 class RootProblem(Exception):
@@ -24,15 +28,18 @@ class RootProblem(Exception):
 class ChatSession:
     """The chat this MCP session is: its store, its workspace (None: Global only) and its id.
 
-    ``received`` is the chat memory as this session's last ``memory_read`` returned it: the
-    next read answers with a change note against it (the spec's delta behaviour).
+    ``sent`` holds what memory_read sent, by revision (shared by the server's connections), so
+    that a later ``memory_read(since=...)`` answers with a change note.
     """
 
     store: MemoryStore
     workspace: str | None
     root_named: bool = True  # the folder was named (--root, $ODA_HOME): it must exist
     session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    received: ChatMemory | None = None
+    sent: SentRevisions = field(default_factory=SentRevisions)
+    _current: CurrentMemory = field(default_factory=CurrentMemory)
+    _feed: ChatFeed | None = None
+    _refreshing: threading.Lock = field(default_factory=threading.Lock)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -68,8 +75,29 @@ class ChatSession:
     def refresh(self) -> None:
         """Bring this chat's sets up to date with the disk before a tool answers.
 
-        A pass over Global and the chat's workspace (a stat per file of those, none of any
-        other workspace) rather than the watcher's paths: an edit saved a moment before the
-        call is never missed.
+        The files the kernel says changed since the last call are read again (a change saved
+        a moment before the call is already queued); when it cannot say, a pass over Global and
+        the chat's workspace (a stat per file of those, none of any other workspace).
         """
-        self.store.refresh_scopes(self.scopes)
+        # One caller at a time (a tool call and a resource read may come together): events
+        # taken from the feed are read into the picture before another caller answers.
+        with self._refreshing:
+            if self._feed is None:
+                self._feed = ChatFeed(self.store.root, self.scopes)
+            changed = self._feed.changes()
+            if changed is None:
+                self.store.refresh_scopes(self.scopes)
+            elif changed:
+                self.store.refresh(changed)
+
+    def close(self) -> None:
+        """Stop following the disk (the session is over)."""
+        with self._refreshing:
+            if self._feed is not None:
+                self._feed.close()
+
+    def chat_now(self) -> tuple[ChatMemory, str]:
+        """What the chat receives now (as last refreshed) and its revision."""
+        store = self.store
+        memories = [m for scope in self.scopes for m in store.memories(scope)]
+        return self._current.get(memories, lambda: store.chat_memory(self.workspace))

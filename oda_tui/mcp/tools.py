@@ -72,12 +72,13 @@ MEMORY_CHANGE = ToolSpec(
 )
 MEMORY_READ = ToolSpec(
     "memory_read",
-    "Read this chat's memory. The first call returns the complete memory; later calls return "
-    "only what changed since your last memory_read (or a line saying nothing did). Pass "
-    "full=true at the start of a conversation, or after your context was compacted, to get the "
-    "complete memory again.",
-    (Argument("full", bool, "true: the complete memory, not just what changed"),),
+    "Read this chat's memory. Without since: the complete memory. Each answer names its "
+    "revision; pass the revision you hold as since to get only what changed after it (or a "
+    "line saying nothing did). Read the complete memory at the start of a conversation and "
+    "after your context was compacted.",
+    (Argument("since", str, "the revision of the memory you hold, from an earlier memory_read"),),
     read_only=True,
+    idempotent=True,
 )
 SPECS = (MEMORY_LIST, MEMORY_SAVE, MEMORY_CHANGE, MEMORY_READ)
 
@@ -172,21 +173,29 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
 
 
 def memory_read(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
-    """The complete memory the first time (or with ``full``), then what changed since."""
+    """The complete memory, or with ``since`` what changed after that revision; each answer
+    names the revision it brings the caller to."""
     if session.check_root(writing=False):
         session.refresh()
-    now = session.store.chat_memory(session.workspace)
-    before = session.received
-    figures = {"tokens": now.tokens, "limit": session.store.limits.chat_max_tokens}
-    if before is None or args.get("full"):
-        session.received = now
-        data = {"kind": "full", "text": now.text, **figures}
-        return ToolResult(now.text or msg.EMPTY, data)
-    note = change_note(before, now)
-    session.received = now
-    if note is None:
-        return ToolResult(msg.UNCHANGED, {"kind": "unchanged", "text": msg.UNCHANGED, **figures})
-    return ToolResult(note, {"kind": "change", "text": note, **figures})
+    now, revision = session.chat_now()
+    since = args.get("since")
+    # Looked up before the new revision is held: holding it may forget the oldest.
+    before = None if since is None or since == revision else session.sent.sent(since)
+    session.sent.remember(revision, now)
+    figures = {"revision": revision, "tokens": now.tokens, "limit": session.store.limits.chat_max_tokens}
+    told = msg.REVISION.format(revision=revision)
+    if since is None:
+        return ToolResult(f"{now.text or msg.EMPTY}\n\n{told}", {"kind": "full", "text": now.text, **figures})
+    note = None if before is None else change_note(before, now)
+    if since == revision or (before is not None and note is None):
+        return ToolResult(
+            f"{msg.UNCHANGED}\n\n{told}", {"kind": "unchanged", "text": msg.UNCHANGED, **figures}
+        )
+    if note is not None:
+        return ToolResult(f"{note}\n\n{told}", {"kind": "change", "text": note, **figures})
+    why = msg.REVISION_UNKNOWN.format(since=shown(since), keep=session.sent.keep)
+    data = {"kind": "full", "text": now.text, "reason": why, **figures}
+    return ToolResult(f"{why}\n\n{now.text or msg.EMPTY}\n\n{told}", data)
 
 
 _TOOLS: dict[str, tuple[ToolSpec, Callable[[ChatSession, Mapping[str, Any]], ToolResult]]] = {

@@ -1,34 +1,38 @@
 """The detail pane of the main screen: the editor and the chat preview, the editor kept in line
-with the disk (reload, conflict, orphan), its unsaved edits guarded, and the save pipeline
-(secret check, outcomes)."""
+with the disk (reload, conflict, orphan), its unsaved edits guarded, and its saves (one store
+call each, secret-looking text a question, the outcome settled as the store is followed)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from textual import on
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
-from store import Change, MemoryStore, StoreError
 from store.model import ChatMemory, Memory, Scope
 
 from ..session.access import session_of
 from ..session.outcomes import (
     Created,
+    FrontmatterRefused,
+    FrontmatterSaved,
     Operation,
+    Outcome,
     Saved,
     SaveRefused,
     SecretHeld,
     Toggled,
     ToggleRefused,
-    simple,
+    asking_about_secrets,
 )
-from ..session.session import StoreSession
+from ..session.session import StoreSession, StoreState
 from ..session.snapshot import Snapshot
 from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
 from ..widgets.editor import Limits, MemoryEditor
+from ..widgets.editor_messages import FrontmatterSaveRequested, SaveRequested
 
 
 class DetailPane(TabbedContent):
@@ -51,7 +55,7 @@ class DetailPane(TabbedContent):
     def __init__(self, *, id: str | None = None, initial: str = "") -> None:
         super().__init__(id=id, initial=initial)
         self._conflict_open = False
-        self._saving = False
+        self._save: asyncio.Future[Outcome] | None = None  # the editor's save in flight
         self._open_current: Callable[[], None] = lambda: None
 
     @property
@@ -97,9 +101,12 @@ class DetailPane(TabbedContent):
 
     # -- following the store --------------------------------------------------------------------
 
-    def follow(self, snapshot: Snapshot, open_current: Callable[[], None]) -> None:
-        """Take a new snapshot: the limits, then bring the editor in line with the disk.
-        ``open_current`` opens the memory under the list's cursor."""
+    def follow(self, state: StoreState, open_current: Callable[[], None]) -> None:
+        """Take a new picture: the limits, the outcome of the editor's own save when it is what
+        left the store so, then bring the editor in line with the disk. ``open_current`` opens
+        the memory under the list's cursor."""
+        snapshot = state.snapshot
+        assert snapshot is not None
         limits = snapshot.limits
         store = self.session.store
         self.editor.configure(
@@ -108,13 +115,15 @@ class DetailPane(TabbedContent):
             store.check_text,
         )
         self._open_current = open_current
+        if state.asker is self and state.outcome is not None:
+            self._settle(state.outcome)
         self._reconcile(snapshot)
 
     def _reconcile(self, snapshot: Snapshot) -> None:
         """Reload, prompt, or keep a deleted memory's edits."""
         open_current = self._open_current
         editor = self.editor
-        if editor.is_new or self._saving:  # a save's own outcome settles the editor
+        if editor.is_new or self.saving:  # the save's own outcome settles the editor
             return
         base = editor.memory
         if base is None:
@@ -189,114 +198,101 @@ class DetailPane(TabbedContent):
 
     # -- saving -------------------------------------------------------------------------------
 
-    @on(MemoryEditor.SaveRequested)
-    def _save_requested(self, message: MemoryEditor.SaveRequested) -> None:
+    @property
+    def saving(self) -> bool:
+        """True while a save of the editor is on its way to the store."""
+        return self._save is not None and not self._save.done()
+
+    def save_editor(self) -> asyncio.Future[Outcome] | None:
+        """Save the editor's edits (the save in flight, if there is one); None when there is
+        nothing to save. The future resolves with the outcome once the editor has settled it."""
+        if self.saving:
+            return self._save
+        request = self.editor.save_request()
+        return None if request is None else self._start_save(request)
+
+    @on(SaveRequested)
+    @on(FrontmatterSaveRequested)
+    def _save_requested(self, message: SaveRequested | FrontmatterSaveRequested) -> None:
         message.stop()
-        if self._saving:
-            return
-        from ..secret_check import SecretFound, change_checked, create_checked  # only when saving
+        if not self.saving:
+            self._start_save(message)
 
-        scope, sent = message.scope, (message.title, message.text)
-        if message.memory_id is None:
-            title, text, enabled = message.title, message.text, message.enabled
-
-            def create(allow: bool) -> Operation:
-                return Operation(
-                    lambda store: create_checked(
-                        store, scope, title, text, enabled=enabled, allow_secret=allow
-                    ),
-                    lambda result: self._held(result, create) or Created(result, scope, sent),
-                    SaveRefused,
-                )
-
-            self._run_save(create(False))
-            return
-        base = self.editor.memory
-        assert base is not None
-        new_title = message.title if message.title != base.title else None
-        new_text = message.text if message.text != base.text else None
-        memory_id = message.memory_id
-        was, enabled = base.enabled, message.enabled
-
-        def save(store: MemoryStore, allow: bool) -> Change | SecretFound:
-            """The switch, then the words; a refusal of the words turns the switch back, so a
-            save is all or nothing (turning on is checked against the limits like any change)."""
-            if enabled != was:
-                store.set_enabled(scope, memory_id, enabled)
-            if new_title is None and new_text is None:
-                return Change(store.get(scope, memory_id), changed=True)
-            try:
-                result = change_checked(
-                    store, scope, memory_id, title=new_title, text=new_text, allow_secret=allow
-                )
-            except StoreError:
-                if enabled != was:
-                    store.set_enabled(scope, memory_id, was)
-                raise
-            if isinstance(result, SecretFound) and enabled != was:
-                store.set_enabled(scope, memory_id, was)
-            return result
-
-        def change(allow: bool) -> Operation:
-            return Operation(
-                lambda store: save(store, allow),
-                lambda result: self._held(result, change) or Saved(result.memory, result.note, sent),
+    def _start_save(self, request: SaveRequested | FrontmatterSaveRequested) -> asyncio.Future[Outcome]:
+        """One store call for the save (``create``, ``edit`` or ``change_frontmatter``), whose
+        secret-looking text is a question; its outcome settles the editor (``_settle``)."""
+        scope = request.scope
+        if isinstance(request, FrontmatterSaveRequested):
+            memory_id, block = request.memory_id, request.block
+            operation = asking_about_secrets(
+                lambda store, allow: store.change_frontmatter(scope, memory_id, block, allow_secret=allow),
+                lambda memory: FrontmatterSaved(memory, block),
+                FrontmatterRefused,
+            )
+        elif request.memory_id is None:
+            title, text, enabled, sent = request.title, request.text, request.enabled, request.sent
+            operation = asking_about_secrets(
+                lambda store, allow: store.create(scope, title, text, enabled=enabled, allow_secret=allow),
+                lambda memory: Created(memory, scope, sent),
                 SaveRefused,
             )
-
-        self._run_save(change(False))
-
-    @staticmethod
-    def _held(result: object, again: Callable[[bool], Operation]) -> SecretHeld | None:
-        from ..secret_check import SecretFound
-
-        return SecretHeld(result, again(True)) if isinstance(result, SecretFound) else None
-
-    def _run_save(self, operation: Operation) -> None:
-        self._saving = True
-        self.session.run(operation, reply_to=self)
-
-    def on_saved(self, outcome: Saved) -> None:
-        self._saving = False
-        title, text = outcome.sent
-        self.editor.saved(outcome.memory, title, text)
-        if outcome.note:
-            self.notify(clean_line(outcome.note), markup=False)
         else:
-            self.notify(f"Saved “{clean_line(outcome.memory.title)}”.", markup=False)
+            operation = self._edit_operation(request)
+        self._save = self.session.run(operation, reply_to=self)
+        return self._save
 
-    def on_created(self, outcome: Created) -> None:
-        # Not stopped: the screen then selects the new memory in the list.
-        self._saving = False
-        title, text = outcome.sent
-        if outcome.scope == self.editor.scope and self.editor.is_new:
-            self.editor.saved(outcome.memory, title, text)
-        self.notify(f"Saved the new memory “{clean_line(outcome.memory.title)}”.", markup=False)
+    def _edit_operation(self, request: SaveRequested) -> Operation:
+        """Title, text and switch in one ``edit``: one transaction, one version, so a refusal
+        leaves the memory as it was, the switch included."""
+        base = self.editor.memory
+        assert base is not None and request.memory_id is not None
+        scope, memory_id, sent = request.scope, request.memory_id, request.sent
+        title = request.title if request.title != base.title else None
+        text = request.text if request.text != base.text else None
+        enabled = request.enabled
+        return asking_about_secrets(
+            lambda store, allow: store.edit(
+                scope, memory_id, title=title, text=text, enabled=enabled, allow_secret=allow
+            ),
+            lambda change: Saved(change.memory, change.note, sent),
+            SaveRefused,
+        )
 
-    def on_save_refused(self, outcome: SaveRefused) -> None:
-        self._saving = False
-        self.editor.show_error(outcome.error)
-        self.notify(clean_line(outcome.error), severity="error", markup=False, timeout=8)
+    def _settle(self, outcome: Outcome) -> None:
+        """Bring the editor in line with its own save, before the new picture is followed."""
+        editor = self.editor
+        if isinstance(outcome, Saved):
+            editor.saved(outcome.memory, *outcome.sent)
+            note = clean_line(outcome.note) if outcome.note else None
+            self.notify(note or f"Saved “{clean_line(outcome.memory.title)}”.", markup=False)
+        elif isinstance(outcome, Created):
+            # The screen, which the outcome reaches next, selects the new memory in the list.
+            if outcome.scope == editor.scope and editor.is_new:
+                editor.saved(outcome.memory, *outcome.sent)
+            self.notify(f"Saved the new memory “{clean_line(outcome.memory.title)}”.", markup=False)
+        elif isinstance(outcome, FrontmatterSaved):
+            editor.frontmatter_saved(outcome.memory, outcome.block)
+            self.notify(f"Saved the frontmatter of “{clean_line(outcome.memory.title)}”.", markup=False)
+        elif isinstance(outcome, FrontmatterRefused):
+            editor.frontmatter.problem = outcome.error
+            self.notify(clean_line(outcome.error), severity="error", markup=False, timeout=8)
+        elif isinstance(outcome, SaveRefused):
+            editor.show_error(outcome.error)
+            self.notify(clean_line(outcome.error), severity="error", markup=False, timeout=8)
+        elif isinstance(outcome, SecretHeld):
+            self._ask_about_secret(outcome)
 
-    def on_secret_held(self, outcome: SecretHeld) -> None:
+    def _ask_about_secret(self, held: SecretHeld) -> None:
         """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
         from ..dialogs.secret import SecretDialog
 
-        self._saving = False
-        found = outcome.found
-
         def answered(yes: bool | None) -> None:
             if yes:
-                self._run_save(outcome.retry)
+                self._save = self.session.run(held.retry, reply_to=self)
             else:
                 self.notify("Not saved. Your edits are still in the editor.", markup=False)
 
-        self.app.push_screen(SecretDialog(found.what, found.message), answered)
-
-    @on(MemoryEditor.FrontmatterWritten)
-    def _frontmatter_written(self, message: MemoryEditor.FrontmatterWritten) -> None:
-        message.stop()
-        self.session.run(simple(lambda store: None), reply_to=self)  # the store has it: paint it
+        self.app.push_screen(SecretDialog(held.what, held.message), answered)
 
     # -- on and off ------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from store import scope_label
 
 from ..keys.actions import ACTIONS
-from ..keys.bindings import current_keys
+from ..keys.bindings import current_keys, person_keymap
 from ..state.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ..text.safe import clean_line
 
@@ -121,7 +121,7 @@ class DraftKeeper:
     def _key(self, action_id: str) -> str:
         """The key that runs ``action_id`` now, in words (``Ctrl+S``): the keymap may move it."""
         [action] = [a for a in ACTIONS if a.id == action_id]
-        first = current_keys(action, getattr(self._screen.app, "_keymap", {}))[0]
+        first = current_keys(action, person_keymap(self._screen.app))[0]
         return "+".join(part.capitalize() if len(part) > 1 else part.upper() for part in first.split("+"))
 
     def _restore(self, draft: KeptDraft, snapshot: Snapshot) -> str | None:

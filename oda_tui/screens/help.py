@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys.actions import Place
-from ..keys.bindings import HelpRow, PersonKeys, bindings, help_sections
+from ..keys.bindings import HelpRow, PersonKeys, bindings, help_sections, person_keymap
 from ..widgets.key_footer import KeyFooter
 
 
@@ -35,8 +35,8 @@ class HelpScreen(PersonKeys, ModalScreen[None]):
         def display(key: str) -> str:
             return app.get_key_display(Binding(key, ""))
 
-        # The keymap as Textual applies it (normalised key names).
-        return cls(help_sections(places, app._keymap, display))
+        # The keymap as the app applies it (normalised key names).
+        return cls(help_sections(places, person_keymap(app), display))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):

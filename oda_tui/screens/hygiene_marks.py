@@ -15,6 +15,7 @@ from store.model import Scope
 
 from ..session.access import session_of
 from ..text.glyphs import glyph
+from ..text.safe import clean_line
 
 if TYPE_CHECKING:
     from ..widgets.memory_table import MemoryTable
@@ -26,10 +27,14 @@ MARKS_QUIET_S = 0.3
 class MarksRead(Message):
     """Which memories are duplicates, by scope, and how many wait for review."""
 
-    def __init__(self, duplicates: dict[Scope, frozenset[str]], to_review: int) -> None:
+    def __init__(
+        self, duplicates: dict[Scope, frozenset[str]], to_review: int, problem: str | None = None
+    ) -> None:
         super().__init__()
         self.duplicates = duplicates
         self.to_review = to_review
+        self.problem = problem
+        """Why the review marks file was not used, if it was not."""
 
 
 class HygieneMarks:
@@ -46,6 +51,7 @@ class HygieneMarks:
 
     _marks_timer: Timer | None = None
     _marks_started = False
+    _marks_problem: str | None = None
 
     def schedule_marks(self) -> None:
         """Read the marks after the frame that shows the list, and while the disk is busy, only
@@ -62,19 +68,26 @@ class HygieneMarks:
     def load_marks(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
         from ..state.hygiene import duplicate_ids  # not needed for the first frame
-        from ..state.review_state import pending_review
+        from ..state.review_state import review_with_problem
 
         session = session_of(self)  # type: ignore[arg-type]
         with session.lock:
             groups = session.store.duplicates()  # quick: the store memoises the normalised texts
         # Reviews read history files only, so the lock (which outside changes wait for) is free.
+        problem = None
         try:
-            to_review = len(pending_review(session.store))
+            items, problem = review_with_problem(session.store)
+            to_review = len(items)
         except OSError:
             to_review = 0
-        self.post_message(MarksRead(duplicate_ids(groups), to_review))  # type: ignore[attr-defined]
+        self.post_message(MarksRead(duplicate_ids(groups), to_review, problem))  # type: ignore[attr-defined]
 
     def on_marks_read(self, message: MarksRead) -> None:
+        if message.problem is not None and message.problem != self._marks_problem:
+            self._marks_problem = message.problem  # said once, not after every snapshot
+            self.app.notify(  # type: ignore[attr-defined]
+                clean_line(f"Review marks: {message.problem}"), severity="warning", markup=False, timeout=10
+            )
         self.duplicate_marks = message.duplicates
         self.to_review = message.to_review
         self.show_marks()

@@ -187,7 +187,7 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self._waiting = state
             return
         with unless_closing(self.app):
-            self.detail.follow(state.snapshot, self._open_current_row)
+            self.detail.follow(state, self._open_current_row)
             self.detail.show_preview(state.preview_scope, state.preview, self.scope)
             self.drafts.followed(state)
 

@@ -14,12 +14,13 @@ from textual.message import Message
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from store import StoreError, read_head, scope_label
+from store import MemoryStore, read_head, scope_label
 
 from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
 from ..keys.actions import Place
 from ..keys.bindings import bindings
+from ..session.outcomes import Done, SecretHeld, asking_about_secrets
 from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
@@ -201,26 +202,28 @@ class ProblemsScreen(SubScreen):
             return
         self.write_file(path, raw.text)
 
-    @work(thread=True, group="problem-write", exit_on_error=False)
     def write_file(self, path: Path, text: str) -> None:
-        """Write the fixed file and let the store re-read it."""
-        try:
-            with self.session.lock:
-                self.session.store.write_fixed(path, text.encode("utf-8"))
-        except (OSError, StoreError) as exc:
-            reason = (
-                str(exc)
-                if isinstance(exc, StoreError)
-                else f"The file could not be saved: {exc.strerror or exc}"
-            )
-            self.app.call_from_thread(
-                self.notify,
-                reason,
-                severity="error",
-                markup=False,
-            )
-            return
-        self.app.call_from_thread(self._after_change, path, "Saved the file.")
+        """Write the fixed file through the session and let the store re-read it; a fix that
+        makes it a memory whose text looks like a secret asks first, like any save."""
+        data = text.encode("utf-8")
+
+        def write(store: MemoryStore, allow: bool) -> None:
+            store.write_fixed(path, data, allow_secret=allow)
+            store.refresh([path])
+
+        self.session.run(asking_about_secrets(write, lambda _none: Done("Saved the file.")), reply_to=self)
+
+    def on_secret_held(self, held: SecretHeld) -> None:
+        """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
+        from ..dialogs.secret import SecretDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.session.run(held.retry, reply_to=self)
+            else:
+                self.notify("Not saved. Your edits are still in the editor.", markup=False)
+
+        self.app.push_screen(SecretDialog(held.what, held.message), answered)
 
     def action_external(self) -> None:
         """Open the file in $VISUAL or $EDITOR; it is read again on return."""

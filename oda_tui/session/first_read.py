@@ -45,6 +45,11 @@ class FirstRead:
         except Exception as exc:  # a broken store must still show a message, not a trace
             self.error = str(exc)
         finally:
+            # What was read lives as long as the app: out of the collector's sight at once, or
+            # each collection while Textual is imported and the first frame is built walks
+            # it all again (a tenth of a second and more at 10,000 memories; more after a warm
+            # read, whose parse index leaves more young objects behind).
+            gc.freeze()
             if collecting:
                 gc.enable()
             self._done.set()

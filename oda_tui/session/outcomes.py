@@ -1,7 +1,8 @@
 """What became of a change a person asked for: one message class per outcome.
 
-An operation runs in the session's worker; the message goes back to the node that asked, after
-the session has published the store as the change left it (``state``).
+An operation runs in the session's worker; its outcome arrives with the store as the change
+left it: the session publishes that ``state`` with the outcome in it (so whoever asked settles
+before anything else follows the new picture), then posts the outcome to the node that asked.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from store.secrets import describe_kinds
+
 if TYPE_CHECKING:
-    from store import MemoryStore
+    from store import LooksSecret, MemoryStore
     from store.model import Memory, Scope
 
-    from ..secret_check import SecretFound
     from .session import StoreState
 
 
@@ -69,12 +71,32 @@ class SaveRefused(Refused):
 
 
 class SecretHeld(Outcome):
-    """A save stopped before writing: the text looks like a secret. ``retry`` saves anyway."""
+    """A save stopped before writing: the store found text that looks like a secret
+    (``LooksSecret``). ``retry`` saves anyway."""
 
-    def __init__(self, found: SecretFound, retry: Operation) -> None:
+    def __init__(self, found: LooksSecret, retry: Operation) -> None:
         super().__init__()
-        self.found = found
+        self.kinds = found.kinds
+        self.message = str(found)  # the store's refusal, word for word
         self.retry = retry
+
+    @property
+    def what(self) -> str:
+        """The kinds in words: "a password and an API key or token"."""
+        return describe_kinds(self.kinds)
+
+
+class FrontmatterSaved(Outcome):
+    """The frontmatter block (``block``) was written; ``memory`` is the memory now."""
+
+    def __init__(self, memory: Memory, block: str) -> None:
+        super().__init__()
+        self.memory = memory
+        self.block = block
+
+
+class FrontmatterRefused(Refused):
+    """The store refused the frontmatter block; the edits to it stay on screen."""
 
 
 class Toggled(Outcome):
@@ -110,6 +132,24 @@ class Operation:
     change: Callable[[MemoryStore], Any]
     done: Callable[[Any], Outcome]
     refused: Callable[[str], Outcome] = Refused
+    anyway: Operation | None = None
+    """The same change with secret-looking text allowed: when there is one, the store's
+    ``LooksSecret`` is a question to the person (``SecretHeld``), not a refusal."""
+
+
+def asking_about_secrets(
+    change: Callable[[MemoryStore, bool], Any],
+    done: Callable[[Any], Outcome],
+    refused: Callable[[str], Outcome] = Refused,
+) -> Operation:
+    """An operation whose ``change(store, allow_secret)`` may meet secret-looking text: first
+    run with it refused, then (if the person says so) allowed."""
+    return Operation(
+        lambda store: change(store, False),
+        done,
+        refused,
+        anyway=Operation(lambda store: change(store, True), done, refused),
+    )
 
 
 def simple(change: Callable[[MemoryStore], Any], text: str | None = None) -> Operation:

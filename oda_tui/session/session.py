@@ -4,6 +4,7 @@ announces every new picture of the store on ``changed`` (a Textual ``Signal``)."
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 import time
@@ -13,10 +14,11 @@ from typing import TYPE_CHECKING
 
 from textual.signal import Signal
 
-from store import MemoryStore, StoreError
+from store import LooksSecret, MemoryStore, StoreError
 from store.model import ChatMemory, Scope
 
 from .first_read import FirstRead
+from .outcomes import SecretHeld
 from .outside_edits import keep_outside_edits
 from .snapshot import Snapshot, take_snapshot
 from .watcher import DiskWatcher
@@ -42,6 +44,10 @@ class StoreState:
     """Read again after changes made outside the app."""
     error: str | None = None
     changed: set[Path] = field(default_factory=set)
+    outcome: Outcome | None = None
+    """What became of the operation that left the store so (None: no operation)."""
+    asker: MessagePump | None = None
+    """Who asked for that operation: it settles its own outcome as it follows this state."""
 
 
 @dataclass(frozen=True)
@@ -164,25 +170,31 @@ class StoreSession:
             return
         self._post(StoreState(snapshot, scope, preview, outside=True, changed=changed))
 
-    def run(self, operation: Operation, reply_to: MessagePump) -> None:
-        """Run one change in a worker; the store is published as it left it, then the outcome
-        goes to ``reply_to``."""
+    def run(self, operation: Operation, reply_to: MessagePump) -> asyncio.Future[Outcome]:
+        """Run one change in a worker. The store is published as it left it, with the outcome
+        in it, then the outcome goes to ``reply_to``; the future (to await) resolves with it."""
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self.app.run_worker(
-            lambda: self._run(operation, reply_to), thread=True, group="ops", exit_on_error=False
+            lambda: self._run(operation, reply_to, future), thread=True, group="ops", exit_on_error=False
         )
+        return future
 
-    def _run(self, operation: Operation, reply_to: MessagePump) -> None:
+    def _run(self, operation: Operation, reply_to: MessagePump, future: asyncio.Future[Outcome]) -> None:
         scope = self.preview_scope
         with self.lock:
             try:
                 outcome = operation.done(operation.change(self.store))
+            except LooksSecret as exc:
+                anyway = operation.anyway
+                outcome = operation.refused(str(exc)) if anyway is None else SecretHeld(exc, anyway)
             except StoreError as exc:
                 outcome = operation.refused(str(exc))
             except Exception as exc:  # shown to the person rather than crashing the app
                 outcome = operation.refused(f"The change could not be made: {exc}")
             snapshot = take_snapshot(self.store, self.requested_workspace)
             preview = self._read_preview(scope)
-        self.app.call_later(self._deliver, StoreState(snapshot, scope, preview), outcome, reply_to)
+        state = StoreState(snapshot, scope, preview, outcome=outcome, asker=reply_to)
+        self.app.call_later(self._deliver, state, reply_to, future)
 
     def read_preview(self, scope: Scope) -> None:
         """Read what a chat for ``scope`` receives (published on ``preview_read``)."""
@@ -216,8 +228,9 @@ class StoreSession:
         if state.initial:
             self.loaded = True
             # What is loaded now lives as long as the app: keep it out of the collector's full
-            # passes, which otherwise stall the UI for ~80 ms at 10,000 memories.
-            self.app.call_after_refresh(gc.freeze)
+            # passes, which otherwise stall the UI for ~80 ms at 10,000 memories. The command
+            # line pauses the collector until this frame (see cli.main): it resumes here.
+            self.app.call_after_refresh(_loaded_for_good)
         if state.outside:
             self._refresh_running = False
         if state.snapshot is not None:
@@ -226,10 +239,21 @@ class StoreSession:
         if self.watcher is not None and self.watcher.has_pending:
             self.files_changed()
 
-    def _deliver(self, state: StoreState, outcome: Outcome, reply_to: MessagePump) -> None:
-        self._publish(state)
+    def _deliver(self, state: StoreState, reply_to: MessagePump, future: asyncio.Future[Outcome]) -> None:
+        outcome = state.outcome
+        assert outcome is not None
         outcome.state = state
+        if not future.done():
+            future.set_result(outcome)
+        self._publish(state)
         if not reply_to.is_attached and self.app.screen_stack:
             # Closed meanwhile (a sub-screen left at once): the base screen says what happened.
             reply_to = self.app.screen_stack[0]
         reply_to.post_message(outcome)
+
+
+def _loaded_for_good() -> None:
+    """What the app made to show its first frame lives as long as the app: out of the
+    collector's sight, and the collector (paused for the start-up) on again."""
+    gc.freeze()
+    gc.enable()

@@ -39,6 +39,8 @@ class Snapshot:
     chat_tokens: Mapping[Scope, int]
     settings_problems: tuple[str, ...] = ()
     ignored_count: int = 0
+    #: A workspace listed before its folder exists (``--workspace``), else None.
+    not_yet: Scope = None
 
     def workspaces(self) -> list[str]:
         """The workspace keys, sorted."""
@@ -74,8 +76,10 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
     ``include`` names a workspace to list even before its folder exists (``--workspace``).
     """
     keys = list(store.workspaces())
+    not_yet: Scope = None
     if include is not None and include not in keys and _valid_workspace(store, include):
         keys.append(include)
+        not_yet = include
     problems = tuple(store.problems())
     for problem in problems:
         if problem.scope is not None and problem.scope not in keys:
@@ -105,6 +109,7 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
         chat_tokens=tokens,
         settings_problems=tuple(store.settings_problems()),
         ignored_count=len(store.ignored()),
+        not_yet=not_yet,
     )
 
 
@@ -126,4 +131,6 @@ def empty_scope_hint(snapshot: Snapshot, scope: Scope) -> str:
             f"No memories in {label}: its only files are {files}, not sent to chats. "
             "Press ! to see and fix them, or n to add a memory."
         )
+    if scope is not None and scope == snapshot.not_yet:
+        return f"There is no workspace “{scope}” yet: the first memory saved in it creates it. Press n to add one."
     return f"No memories in {label} yet. Press n to add one."

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from store import Memory, Scope, is_valid_id, is_valid_key, read_regular, write_atomic
+from store.config_files import FileRefused, parse_json_config
 
 from .review_state import state_dir
 
@@ -151,8 +152,8 @@ class Unreadable(ValueError):
 
 def _parse(raw: bytes, root: Path) -> dict[str, Any]:
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+        data = parse_json_config(root, raw)  # depth-limited: nesting never costs a recursion
+    except FileRefused as exc:
         raise Unreadable("it is not a JSON draft") from exc
     if not isinstance(data, dict) or data.get("kind") != KIND or data.get("format") != FORMAT:
         raise Unreadable("it is not a draft this version of the app wrote")

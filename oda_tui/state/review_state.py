@@ -15,7 +15,10 @@ memory id, giving the newest version name the person reviewed::
         {"global": {"0123abcd": "20261129T215234123Z-chat"},
          "workspaces": {"proj": {"89abcdef": "20261130T080000000Z-chat"}}}}}
 
-Writes are atomic (a temp file in the same folder, fsync, rename) and private (0600).
+Writes are atomic (a temp file in the same folder, fsync, rename) and private (0600). Reads go
+through the store's reader for the app's own files: a link, a pipe or a device there, a file
+over ``MAX_BYTES`` or JSON nested too deep is not read (its problem is said once, and no memory
+counts as reviewed); the next mark written replaces it.
 """
 
 from __future__ import annotations
@@ -27,24 +30,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from store import MemoryStore, write_atomic
+from store.config_files import FileRefused, load_json_config
 from store.history import read_version, version_name_parts, version_names
 from store.layout import history_dir
 from store.model import Memory, Scope, Version
 
-ENV_VAR = "ODA_TUI_STATE"
+from ..config.paths import STATE_ENV as ENV_VAR
+from ..config.paths import state_dir
+
 STATE_FILE = "review.json"
 FORMAT = 1
-
-
-def state_dir() -> Path:
-    """The app's state folder: ``$ODA_TUI_STATE``, else the platform's user state folder."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return platformdirs.user_state_path("oda-tui", appauthor=False)
+#: A mark is about 50 bytes: this holds the marks of some 600,000 memories.
+MAX_BYTES = 32 << 20
 
 
 def state_path() -> Path:
@@ -100,16 +98,35 @@ def _store_key(store: MemoryStore) -> str:
     return str(Path(os.path.abspath(store.root)))
 
 
-def load_state(path: Path | None = None) -> dict[str, Any]:
-    """The whole state file; an absent, unreadable or foreign file reads as empty."""
+@dataclass(frozen=True)
+class StateRead:
+    """The state file's data (empty when it is absent or not used), and why it was not used."""
+
+    data: dict[str, Any]
+    problem: str | None = None
+
+
+def _empty() -> dict[str, Any]:
+    return {"format": FORMAT, "stores": {}}
+
+
+def read_state(path: Path | None = None) -> StateRead:
+    """The whole state file; an absent or foreign file reads as empty, and one that cannot be
+    used (not a regular file, a link, too large, not JSON, nested too deep) as empty with its
+    problem."""
     path = path or state_path()
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return {"format": FORMAT, "stores": {}}
+        data = load_json_config(path, MAX_BYTES, follow_links=False)
+    except FileRefused as exc:
+        return StateRead(_empty(), f"{exc}; no memory counts as reviewed until a review is marked.")
     if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
-        return {"format": FORMAT, "stores": {}}
-    return data
+        return StateRead(_empty())
+    return StateRead(data)
+
+
+def load_state(path: Path | None = None) -> dict[str, Any]:
+    """The whole state file's data (see ``read_state``)."""
+    return read_state(path).data
 
 
 def _write_state(data: dict[str, Any], path: Path) -> None:
@@ -201,20 +218,29 @@ def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path:
 
 
 def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[ReviewItem]:
-    """Memories a chat (the agent) created or changed since the last review.
+    """Memories a chat (the agent) created or changed since the last review (see
+    ``review_with_problem``)."""
+    return review_with_problem(store, path=path)[0]
+
+
+def review_with_problem(
+    store: MemoryStore, *, path: Path | None = None
+) -> tuple[list[ReviewItem], str | None]:
+    """Memories a chat (the agent) created or changed since the last review, and the state
+    file's problem when it could not be used.
 
     Global first, then by workspace key, each in the store's (created, id) order. Only the
     newest two versions of a candidate are read: the history folder listing says which.
     """
-    data = load_state(path)
+    read = read_state(path)
     found: list[ReviewItem] = []
     for scope in [None, *store.workspaces()]:
-        marks = _marks_of(data, store, scope)
+        marks = _marks_of(read.data, store, scope)
         for memory in store.memories(scope):
             item = _pending(store, memory, marks.get(memory.id))
             if item is not None:
                 found.append(item)
-    return found
+    return found, read.problem
 
 
 def _pending(store: MemoryStore, memory: Memory, mark: Any) -> ReviewItem | None:
@@ -239,6 +265,8 @@ __all__ = [
     "load_state",
     "mark_reviewed",
     "pending_review",
+    "read_state",
+    "review_with_problem",
     "reviewed_mark",
     "state_dir",
     "state_path",

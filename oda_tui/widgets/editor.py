@@ -19,7 +19,7 @@ from ..text.safe import clean_block, clean_line
 from .editor_counts import Limits, text_length, title_length, tokens_text
 from .editor_draft import Draft
 from .editor_frontmatter import FrontmatterEditing
-from .editor_messages import DirtyChanged, SaveRequested
+from .editor_messages import DirtyChanged, FrontmatterSaveRequested, SaveRequested
 from .editor_style import EDITOR_CSS
 from .frontmatter_view import FrontmatterView
 
@@ -31,9 +31,6 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     its block itself, through the store)."""
 
     BINDINGS = bindings(Place.EDITOR)
-
-    SaveRequested = SaveRequested
-    DirtyChanged = DirtyChanged
 
     DEFAULT_CSS = EDITOR_CSS
 
@@ -314,7 +311,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             self._dirty = dirty
             # Sent by the editor, whoever made the change: Textual stops a message at its
             # sender, and a save's outcome is handled by the pane between here and the screen.
-            self.post_message(self.DirtyChanged(dirty).set_sender(self))
+            self.post_message(DirtyChanged(dirty).set_sender(self))
 
     # -- events --------------------------------------------------------------------------
 
@@ -352,23 +349,27 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""
-        if not self.has_memory:
+        request = self.save_request()
+        if request is None:
             return False
-        if not self.is_new and not self.is_dirty:
-            return False
-        if self.raw_mode and self.memory is not None:
-            self.save_frontmatter(self.memory, self.frontmatter.block)
-            return True
-        self.post_message(
-            self.SaveRequested(
-                self.scope,
-                None if self.is_new else self.memory_id,
-                self.outgoing_title,
-                self.outgoing_text,
-                self.switch.value,
-            )
-        )
+        self.post_message(request)
         return True
+
+    def save_request(self) -> SaveRequested | FrontmatterSaveRequested | None:
+        """What saving the edits asks of the store (the block in F2); None when nothing to save."""
+        if not self.has_memory:
+            return None
+        if not self.is_new and not self.is_dirty:
+            return None
+        if self.raw_mode and self.memory is not None:
+            return FrontmatterSaveRequested(self.memory.scope, self.memory.id, self.frontmatter.block)
+        return SaveRequested(
+            self.scope,
+            None if self.is_new else self.memory_id,
+            self.outgoing_title,
+            self.outgoing_text,
+            self.switch.value,
+        )
 
     def revert(self) -> None:
         """Drop the edits: back to what was last read (an empty draft for a new memory)."""

@@ -1,7 +1,8 @@
-"""The editor's raw frontmatter mode (F2): read the block from the file, save it through the store.
+"""The editor's raw frontmatter mode (F2): read the block from the file; the screen saves it.
 
-A mixin of ``MemoryEditor``: the block is read and written in the editor's own workers, under
-the app's store lock; the screen is told when the file was rewritten so it paints the change.
+A mixin of ``MemoryEditor``: the block is read in the editor's own worker, under the app's
+store lock; a save goes to the screen like the form's (``FrontmatterSaveRequested``), which
+runs it through the session and hands the result back (``frontmatter_saved``).
 """
 
 from __future__ import annotations
@@ -35,22 +36,6 @@ class FrontmatterEditing(Widget):
             self.block = block
             self.error = error
             self.drop_edits = drop_edits
-
-    class FrontmatterSaved(Message):
-        """The block was written (``memory``) or refused (``error``)."""
-
-        def __init__(self, block: str, memory: Memory | None, error: str | None) -> None:
-            super().__init__()
-            self.block = block
-            self.memory = memory
-            self.error = error
-
-    class FrontmatterWritten(Message):
-        """The open memory's file was rewritten by the editor: read it again."""
-
-        def __init__(self, memory: Memory) -> None:
-            super().__init__()
-            self.memory = memory
 
     def action_frontmatter(self) -> None:
         """Switch between the form and the frontmatter block as written (YAML)."""
@@ -109,32 +94,13 @@ class FrontmatterEditing(Widget):
             self.frontmatter.area.focus()
         self._note_dirty()
 
-    @work(thread=True, group="frontmatter-save", exit_on_error=False)
-    def save_frontmatter(self, memory: Memory, block: str) -> None:
-        """Write the block through the store (the text below it is kept byte for byte)."""
-        try:
-            with session_of(self).lock:
-                saved = self._store().change_frontmatter(memory.scope, memory.id, block)
-        except StoreError as exc:
-            self.post_message(self.FrontmatterSaved(block, None, str(exc)))
-            return
-        self.post_message(self.FrontmatterSaved(block, saved, None))
-
-    @on(FrontmatterSaved)
-    def _frontmatter_saved(self, message: FrontmatterSaved) -> None:
-        if message.memory is None:
-            self.frontmatter.problem = message.error
-            self.notify(clean_line(message.error or ""), severity="error", markup=False, timeout=8)
-            return
-        memory = message.memory
+    def frontmatter_saved(self, memory: Memory, block: str) -> None:
+        """The block was written (through the session, like every save): show the memory now."""
         self.draft.memory = memory
-        self.frontmatter.show(message.block, memory.text, self._check_block)
+        self.frontmatter.show(block, memory.text, self._check_block)
         self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=True)
         self.set_enabled(memory.enabled)
         self._update_heading()
         self._update_meta()
         self._update_counters()
         self._note_dirty()
-        self.notify(f"Saved the frontmatter of “{clean_line(memory.title)}”.", markup=False)
-        # The screen reads the file again, so the list and the chat show the change.
-        self.post_message(self.FrontmatterWritten(memory))

@@ -6,28 +6,40 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input
+from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
-from oda_tui.config.keymap import load_keymap
+from oda_tui.config.keymap import KeymapLoad, load_keymap, parse_keymap
 from oda_tui.keys.actions import ACTIONS, Place
 from oda_tui.keys.bindings import palette_actions
+from oda_tui.keys.clashes import without_clashes
 from oda_tui.screens.help import HelpScreen
+from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started
+from tests.support.app import settle, started, wait_until
 
 
-def test_load_keymap_reads_ids_and_reports_bad_lines(tmp_path: Path) -> None:
+def test_each_line_stands_on_its_own(tmp_path: Path) -> None:
     path = tmp_path / "keymap.yaml"
-    path.write_text("memory.new: ctrl+n\nmemory.toggle: ' space , t '\nbad: [1]\n")
+    path.write_text(
+        "# my keys\n"
+        "memory.new: ctrl+n\n"
+        "this line is not a mapping\n"
+        "memory.toggle: ' space , t '\n"
+        "bad: [1]\n"
+        "- a list\n"
+        "memory.history: [h, ctrl+h]\n"
+        "memory.delete: [\n"
+    )
     loaded = load_keymap(path)
-    assert loaded.keymap == {"memory.new": "ctrl+n", "memory.toggle": "space,t"}
-    assert loaded.problems == ["keymap.yaml: 'bad' needs keys as text, like ctrl+n"]
-    path.write_text("- a list\n")
-    assert load_keymap(path).problems == [
-        "keymap.yaml should map binding ids to keys, like memory.new: ctrl+n"
+    assert loaded.keymap == {"memory.new": "ctrl+n", "memory.toggle": "space,t", "memory.history": "h,ctrl+h"}
+    assert loaded.problems == [
+        "keymap.yaml line 3: “this line is not a mapping” is not “binding.id: keys”, so it is not used.",
+        "keymap.yaml line 5: bad is not a binding id (the help, ?, lists them).",
+        "keymap.yaml line 6: “- a list” is not “binding.id: keys”, so it is not used.",
+        "keymap.yaml line 8: “memory.delete: [” is not “binding.id: keys”, so it is not used.",
     ]
-    assert load_keymap(tmp_path / "missing.yaml") == load_keymap(tmp_path / "missing.yaml")
-    assert load_keymap(tmp_path / "missing.yaml").keymap == {}
+    assert load_keymap(tmp_path / "missing.yaml") == KeymapLoad({}, [])
 
 
 def test_an_unknown_binding_id_is_named_in_the_notice(tmp_path: Path) -> None:
@@ -35,7 +47,54 @@ def test_an_unknown_binding_id_is_named_in_the_notice(tmp_path: Path) -> None:
     path.write_text("bogus.id: x\nmemory.new: ctrl+n\n")
     loaded = load_keymap(path)
     assert loaded.keymap == {"memory.new": "ctrl+n"}
-    assert loaded.problems == ["keymap.yaml: bogus.id is not a binding id (the help, ?, lists them)"]
+    assert loaded.problems == ["keymap.yaml line 1: bogus.id is not a binding id (the help, ?, lists them)."]
+
+
+def test_a_misspelled_key_is_named_and_the_default_stays() -> None:
+    loaded = parse_keymap("memory.new: ctlr+n\nmemory.toggle: t, ctrl+tt\nmemory.delete: '%'\n")
+    assert loaded.keymap == {"memory.delete": "percent_sign"}  # a typed character, by its name
+    assert loaded.problems == [
+        "keymap.yaml line 1: “ctlr+n” is not a key (keys are written like ctrl+n, f2, escape or a "
+        "single character), so memory.new keeps n.",
+        "keymap.yaml line 2: “ctrl+tt” is not a key (keys are written like ctrl+n, f2, escape or a "
+        "single character), so memory.toggle keeps t.",
+    ]
+    # `?` is the help's on the main screen: given to Delete it is a clash, not a misspelling.
+    assert parse_keymap("memory.delete: '?'\n").problems == [
+        "keymap.yaml line 1: question_mark is already the key of app.help (Help) on the main screen's "
+        "list, so memory.delete keeps d, delete."
+    ]
+
+
+def test_a_key_given_twice_on_one_screen_is_named_and_the_defaults_stay() -> None:
+    loaded = parse_keymap("memory.toggle: d\nmemory.new: ctrl+n\nhistory.undo: n\n")
+    # `n` is free in History (New is a key of the main screen only): no clash there.
+    assert loaded.keymap == {"memory.new": "ctrl+n", "history.undo": "n"}
+    assert loaded.problems == [
+        "keymap.yaml line 1: d is already the key of memory.delete (Delete) on the main screen's list, "
+        "so memory.toggle keeps t."
+    ]
+    swapped = parse_keymap("memory.toggle: d\nmemory.delete: t\n")
+    assert swapped == KeymapLoad({"memory.toggle": "d", "memory.delete": "t"}, [])
+    both = parse_keymap("memory.toggle: x\nview.deleted: x\n")
+    assert both.keymap == {}
+    assert [p.split(":")[0] for p in both.problems] == ["keymap.yaml line 1", "keymap.yaml line 2"]
+    twice = parse_keymap("memory.new: a\nmemory.new: b\nmemory.new: ctlr+c\n")
+    assert twice == KeymapLoad(
+        {},
+        [
+            "keymap.yaml line 2: memory.new is given keys twice (line 1 too), so it keeps n.",
+            "keymap.yaml line 3: memory.new is given keys twice (line 1 too), so it keeps n.",
+        ],
+    )
+    app_key = parse_keymap("memory.new: ctrl+p\n")  # the command palette's
+    assert app_key.keymap == {} and "Command palette" in app_key.problems[0]
+
+
+def test_the_default_keys_never_clash() -> None:
+    assert without_clashes({}) == ({}, [])
+    every_default = {a.id: a.keys for a in ACTIONS}
+    assert without_clashes(every_default) == (every_default, [])
 
 
 SUB_SCREENS = [
@@ -101,16 +160,56 @@ async def test_a_remapped_key_runs_its_action(tmp_path: Path, monkeypatch: pytes
         await settle(pilot)
 
 
-async def test_a_bad_keymap_is_a_notice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_keymap_that_forgives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad line, a misspelled key and a clash are each named in a notice; every other line
+    applies, the defaults stay for what was refused, and a remapped action keeps its place in
+    the footer."""
     config = tmp_path / "config"
     config.mkdir()
-    (config / "keymap.yaml").write_text("memory.new: [\n")
+    (config / "keymap.yaml").write_text(
+        "this line is not a mapping\nmemory.new: ctrl+n\nmemory.history: ctlr+h\nmemory.toggle: d\n"
+    )
     monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    app = OdaApp(tmp_path / "oda", watch=False)
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Its text.")
+    app = OdaApp(root, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+        screen = await started(pilot)
+        await settle(pilot)
         messages = [n.message for n in app._notifications]
-        assert any(m.startswith("Keymap: keymap.yaml is not valid YAML") for m in messages)
+        for line, words in (
+            (1, "is not “binding.id: keys”"),
+            (3, "“ctlr+h” is not a key"),
+            (4, "d is already"),
+        ):
+            assert any(m.startswith(f"Keymap: keymap.yaml line {line}: ") and words in m for m in messages)
+        # The footer: New first (its place), with its new key; the others as before.
+        footer = screen.query_one(KeyFooter)
+        shown = [(k.action, k.key) for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
+        actions = [action for action, _key in shown]
+        assert actions[:4] == ["choose", "new_memory", "toggle", "delete"]  # the list's Edit, then New
+        assert shown[1:4] == [("new_memory", "ctrl+n"), ("toggle", "t"), ("delete", "d")]
+        # The help lists each key once, as it works.
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        keys = {ident: keys for _title, rows in app.screen.sections for keys, _what, ident in rows}
+        assert (
+            keys["memory.history"] == "h"
+            and keys["memory.toggle"] == "t"
+            and keys["memory.delete"] == "d / del"
+        )
+        await pilot.press("escape")
+        await settle(pilot)
+        # The defaults stay: t turns the memory off, h opens History; ctrl+n makes a memory.
+        await pilot.press("t")
+        await wait_until(pilot, lambda: not MemoryStore(root).memories(GLOBAL)[0].enabled, "t to turn it off")
+        await pilot.press("h")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HistoryScreen", "h to open History")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen, "History to close")
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert screen.editor.is_new
 
 
 async def test_a_remapped_ctrl_key_works_while_the_filter_has_the_focus(

@@ -25,7 +25,7 @@ def test_bad_theme_files_are_named_and_skipped(tmp_path: Path) -> None:
     loaded = load_themes([tmp_path])
     assert [t.name for t in loaded.themes] == ["mine"]
     assert any(p.startswith("colour.yaml: primary is not a colour") for p in loaded.problems)
-    assert any(p.startswith("broken.yaml: could not be read") for p in loaded.problems)
+    assert any(p.startswith("broken.yaml: it is not valid YAML") for p in loaded.problems)
     assert "extra.yaml: unknown setting(s) sparkle" in loaded.problems
     with pytest.raises(ValueError, match="needs a primary colour"):
         parse_theme({"name": "x"}, "t.yaml")

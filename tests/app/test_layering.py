@@ -62,19 +62,7 @@ def test_opening_the_app_leaves_what_the_first_frame_does_not_need_for_later() -
         "oda_tui.dialogs.secret",
         "oda_tui.state.hygiene",
         "oda_tui.text.diffing",
-        "oda_tui.secret_check",
         "oda_tui.keys.palette",
         "oda_tui.external_editor",
     }
     assert loaded & later == set()
-
-
-def test_no_module_of_the_app_is_past_about_400_lines() -> None:
-    data_tables = {"oda_tui/demo/sample.py"}  # the sample store's memories
-    long = {
-        str(path.relative_to(REPO)): lines
-        for path in (REPO / "oda_tui").rglob("*.py")
-        if str(path.relative_to(REPO)) not in data_tables
-        and (lines := len(path.read_text().splitlines())) > 400
-    }
-    assert long == {}

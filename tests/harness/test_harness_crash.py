@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from store import MemoryStore
 from store.history import READ_LIMITS
@@ -44,10 +45,23 @@ def test_sigkilled_writer_loses_nothing(tmp_path: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     log = tmp_path / "accepted.jsonl"
+    kills = _kill_a_writer_again_and_again(root, log, KILLS * stress)
+    assert kills >= 50
+    entries = _accepted(log)
+    assert len(entries) > kills, "the writer hardly wrote anything between kills"
+    _assert_every_file_parses(root)
+    store = MemoryStore(root)
+    _assert_nothing_half_written_passes(store)
+    _assert_every_accepted_state_is_kept(store, entries)
+    _assert_the_next_change_leaves_no_temp_file(root, store)
+
+
+def _kill_a_writer_again_and_again(root: Path, log: Path, times: int) -> int:
+    """Start the writer and SIGKILL it at a random moment inside a change, ``times`` times."""
     rng = random.Random(1234)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     kills = 0
-    for seed in range(KILLS * stress):
+    for seed in range(times):
         written = _lines(log)
         proc = subprocess.Popen(
             [sys.executable, "-m", "tests.support.writer", str(root), str(log), str(seed)],
@@ -64,17 +78,22 @@ def test_sigkilled_writer_loses_nothing(tmp_path: Path, stress: int) -> None:
         if proc.stderr:
             proc.stderr.close()
         kills += 1
-    assert kills >= 50
+    return kills
 
+
+def _accepted(log: Path) -> list[dict[str, Any]]:
+    """The changes the writer saw accepted (the last line may be torn by a kill: its change
+    was never "seen accepted")."""
     entries = []
     for line in log.read_text().splitlines():
         try:
             entries.append(json.loads(line))
         except ValueError:
-            pass  # the last line may be torn by a kill: its change was never "seen accepted"
-    assert len(entries) > kills, "the writer hardly wrote anything between kills"
+            pass
+    return entries
 
-    # Every memory file and every version file parses.
+
+def _assert_every_file_parses(root: Path) -> None:
     memory_files = list(root.glob("global/*.md")) + list(root.glob("workspaces/*/*.md"))
     for path in memory_files:
         assert isinstance(parse_bytes(path.read_bytes(), READ_LIMITS), Document), path
@@ -83,15 +102,18 @@ def test_sigkilled_writer_loses_nothing(tmp_path: Path, stress: int) -> None:
     for path in version_files:
         assert isinstance(parse_bytes(path.read_bytes(), READ_LIMITS), Document), path
 
-    # Nothing half-written passes for a memory or a problem.
-    store = MemoryStore(root)
+
+def _assert_nothing_half_written_passes(store: MemoryStore) -> None:
+    """Nothing half-written passes for a memory or a problem."""
     assert store.problems() == []
     for scope in [None, *store.workspaces()]:
         for m in store.memories(scope):
             assert m.path.name == f"{m.id}.md"
     assert all(not i.path.name.endswith(".md") or i.path.name.startswith(".") for i in store.ignored())
 
-    # Every accepted title and text is the file's or in its history (the last 100 of each).
+
+def _assert_every_accepted_state_is_kept(store: MemoryStore, entries: list[dict[str, Any]]) -> None:
+    """Every accepted title and text is the file's or in its history (the last 100 of each)."""
     by_memory: dict[tuple[str | None, str], list[tuple[str, str]]] = {}
     for e in entries:
         if e["op"] in ("create", "change", "restore"):
@@ -109,7 +131,9 @@ def test_sigkilled_writer_loses_nothing(tmp_path: Path, stress: int) -> None:
             checked += 1
     assert checked > 0
 
-    # What the killed writers left is put right by the next change: no temp file remains.
+
+def _assert_the_next_change_leaves_no_temp_file(root: Path, store: MemoryStore) -> None:
+    """What the killed writers left is put right by the next change: no temp file remains."""
     store.create(None, "After the kills", "one more change")
     leftovers = [
         p

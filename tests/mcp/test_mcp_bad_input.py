@@ -52,9 +52,8 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
         ("memory_change", {"id": 12345678, "text": "x"}, 'The argument "id" must be a string.'),
         ("memory_change", {"text": "x"}, 'memory_change needs the argument "id".'),
         ("memory_change", {"id": mine.id, "title": {"a": 1}}, 'The argument "title" must be a string.'),
-        ("memory_read", {"full": "yes"}, 'The argument "full" must be true or false.'),
-        ("memory_read", {"full": 1}, 'The argument "full" must be true or false.'),
-        ("memory_read", {"since": "now"}, 'memory_read does not take the argument "since"; it takes "full".'),
+        ("memory_read", {"since": 1}, 'The argument "since" must be a string.'),
+        ("memory_read", {"full": True}, 'memory_read does not take the argument "full"; it takes "since".'),
     ]
     async with connect(root, mode=mode) as client:
         for name, args, message in cases:
@@ -96,7 +95,7 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
         # (The SDK's client may already have replaced a lone half in a key: either way the
         # answer is valid text that names the argument.)
         named = refused(await client.call_tool("memory_read", {"f\udbff": 1}))
-        assert re.fullmatch(r'memory_read does not take the argument "f.+"; it takes "full"\.', named)
+        assert re.fullmatch(r'memory_read does not take the argument "f.+"; it takes "since"\.', named)
         named.encode("utf-8")
         huge_id = "a" * 1_000_000
         assert await call("memory_change", id=huge_id, text="x") == (

@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from store import MemoryStore
-from tests.support.mcp import ok, text
+from tests.support.mcp import ok
 
 #: Hang guards only (a stuck process fails the test instead of hanging it), never expectations.
 HANG_GUARD_S = 120
@@ -62,8 +62,8 @@ async def test_save_change_and_read_while_another_process_edits(tmp_path: Path, 
     async with Client(server_params(root, "--workspace", "proj"), mode=mode) as client:
         saved = ok(await client.call_tool("memory_save", {"title": "Stack", "text": "Django."}))
         memory_id = saved["id"]
-        first = text(await client.call_tool("memory_read", {}))
-        assert first == "# Memory\n\n## Stack\n\nDjango.\n"
+        first = ok(await client.call_tool("memory_read", {}))
+        assert first["text"] == "# Memory\n\n## Stack\n\nDjango.\n"
 
         # The other process changes the text again and again while the agent changes the title...
         editor = await asyncio.create_subprocess_exec(
@@ -84,8 +84,8 @@ async def test_save_change_and_read_while_another_process_edits(tmp_path: Path, 
         last = f"({EDITS - 1})."
         path.write_text(path.read_text("utf-8").replace(last, "(vim)."), "utf-8")
         ok(await client.call_tool("memory_change", {"id": memory_id, "title": "Stack"}))
-        note = text(await client.call_tool("memory_read", {}))
-        full = text(await client.call_tool("memory_read", {"full": True}))
+        note = ok(await client.call_tool("memory_read", {"since": first["revision"]}))["text"]
+        full = ok(await client.call_tool("memory_read", {}))["text"]
 
     store = MemoryStore(root)
     memory = store.get("proj", memory_id)

@@ -49,15 +49,16 @@ async def test_the_four_tools_are_listed_with_strict_arguments(root: Path, mode:
         async with connect(root, mode="auto") as client:
             instructions = client.instructions or ""
     # A client may share one server among its conversations: each starts with the whole memory.
-    assert "memory_read with full=true at the start of each conversation" in instructions
+    assert "memory_read at the start of each conversation" in instructions
+    assert "since set to the revision you hold" in instructions
     assert list(tools) == ["memory_list", "memory_save", "memory_change", "memory_read"]
     save = tools["memory_save"].input_schema
     assert save["required"] == ["title", "text"] and save["additionalProperties"] is False
     assert tools["memory_change"].input_schema["required"] == ["id"]
-    assert tools["memory_read"].input_schema["properties"]["full"]["type"] == "boolean"
+    assert tools["memory_read"].input_schema["properties"]["since"]["type"] == "string"
     listing, reading = tools["memory_list"].annotations, tools["memory_read"].annotations
     assert listing is not None and listing.read_only_hint and listing.idempotent_hint
-    assert reading is not None and reading.read_only_hint and not reading.idempotent_hint
+    assert reading is not None and reading.read_only_hint and reading.idempotent_hint
 
 
 async def test_save_without_a_workspace_goes_to_global_as_the_agent(root: Path, mode: str) -> None:
@@ -235,28 +236,30 @@ async def test_secret_looking_text_is_refused_naming_the_kind(root: Path, mode: 
     assert store.get(GLOBAL, mine.id).text == "The office wifi is on the second floor."
 
 
-async def test_read_gives_the_whole_memory_then_change_notes_per_session(root: Path, mode: str) -> None:
+async def test_read_gives_the_whole_memory_then_change_notes_since_a_revision(root: Path, mode: str) -> None:
     app = MemoryStore(root)  # stands for the app: another store object on the same folder
     tea = app.create(GLOBAL, "Tea", "Green tea.")
     app.create("proj", "Stack", "Django.")
     async with connect(root, "proj", mode=mode) as client:
-        first = await client.call_tool("memory_read", {})
+        first = ok(await client.call_tool("memory_read", {}))
         received = app.chat_memory("proj")
-        assert text(first) == received.text and ok(first)["kind"] == "full"
-        assert ok(first)["tokens"] == received.tokens
-        unchanged = await client.call_tool("memory_read", {})
-        assert text(unchanged) == "The memory is unchanged since your last memory_read."
+        assert first["text"] == received.text and first["kind"] == "full"
+        assert first["tokens"] == received.tokens
+        since = {"since": first["revision"]}
+        unchanged = await client.call_tool("memory_read", since)
+        assert ok(unchanged)["text"] == "The memory is unchanged since your last memory_read."
+        assert ok(unchanged)["revision"] == first["revision"]
         app.change(GLOBAL, tea.id, text="Black tea.")
-        note = await client.call_tool("memory_read")
-        assert text(note) == change_note(received, app.chat_memory("proj"))
-        assert ok(note)["kind"] == "change" and 'changed "Tea"' in text(note)
-        full = await client.call_tool("memory_read", {"full": True})
-        assert text(full) == app.chat_memory("proj").text
-        async with connect(root, "proj", mode=mode) as other:  # another session starts whole
-            assert text(await other.call_tool("memory_read", {})) == app.chat_memory("proj").text
-        assert text(await client.call_tool("memory_read", {})) == (
-            "The memory is unchanged since your last memory_read."
-        )
+        note = ok(await client.call_tool("memory_read", since))
+        assert note["text"] == change_note(received, app.chat_memory("proj"))
+        assert note["kind"] == "change" and 'changed "Tea"' in note["text"]
+        assert note["revision"] != first["revision"]
+        full = ok(await client.call_tool("memory_read"))
+        assert full["text"] == app.chat_memory("proj").text and full["revision"] == note["revision"]
+        # Asked again from the same revision (another conversation still holds it): the same note.
+        assert ok(await client.call_tool("memory_read", since))["text"] == note["text"]
+        async with connect(root, "proj", mode=mode) as other:  # a new process: the same revisions
+            assert ok(await other.call_tool("memory_read", {}))["revision"] == note["revision"]
 
 
 async def test_turning_off_or_deleting_in_the_app_reaches_the_next_read(root: Path, mode: str) -> None:
@@ -264,15 +267,16 @@ async def test_turning_off_or_deleting_in_the_app_reaches_the_next_read(root: Pa
     async with connect(root, mode=mode) as client:
         a = ok(await client.call_tool("memory_save", {"title": "Mood", "text": "Tired today."}))
         b = ok(await client.call_tool("memory_save", {"title": "Uv", "text": "Use uv."}))
-        assert "## Mood" in text(await client.call_tool("memory_read", {}))
+        first = ok(await client.call_tool("memory_read", {}))
+        assert "## Mood" in first["text"]
         app.refresh()
         app.set_enabled(GLOBAL, a["id"], False)
-        note = text(await client.call_tool("memory_read", {}))
-        assert note.startswith('Memory update: removed "Mood".')
+        then = ok(await client.call_tool("memory_read", {"since": first["revision"]}))
+        assert then["text"].startswith('Memory update: removed "Mood".')
         app.delete(GLOBAL, b["id"])
-        note = text(await client.call_tool("memory_read", {}))
+        note = ok(await client.call_tool("memory_read", {"since": then["revision"]}))["text"]
         assert note.startswith('Memory update: removed "Uv".')
-        assert ok(await client.call_tool("memory_read", {"full": True}))["text"] == ""
+        assert ok(await client.call_tool("memory_read", {}))["text"] == ""
         listed = ok(await client.call_tool("memory_list", {}))
     assert [(m["id"], m["enabled"]) for m in listed["memories"]] == [(a["id"], False)]
 
@@ -280,8 +284,12 @@ async def test_turning_off_or_deleting_in_the_app_reaches_the_next_read(root: Pa
 async def test_an_empty_memory_reads_as_a_sentence_with_exact_json(root: Path, mode: str) -> None:
     async with connect(root, mode=mode) as client:
         result = await client.call_tool("memory_read", {})
-    assert text(result) == "There are no memories for this chat yet."
-    assert ok(result) == {"kind": "full", "text": "", "tokens": 0, "limit": 8000}
+    revision = ok(result)["revision"]
+    assert text(result) == (
+        "There are no memories for this chat yet.\n\n"
+        f"(Revision {revision}. Pass it as since to your next memory_read to get only what changes after this.)"
+    )
+    assert ok(result) == {"kind": "full", "text": "", "revision": revision, "tokens": 0, "limit": 8000}
 
 
 async def test_saves_and_changes_wait_for_review_in_the_app(

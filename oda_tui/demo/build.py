@@ -1,0 +1,77 @@
+"""Writing the demo's sample store beside the app's start: in a child process, on the other
+core, while this process imports Textual (both need the interpreter: threads would take turns).
+
+Where ``fork`` is missing or fails, the sample is written here, first.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import traceback
+from pathlib import Path
+
+from .sample import build_demo_store
+
+
+class SampleBuild:
+    """The sample store being written at ``root``; ``wait`` for it, ``stop`` to give it up."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._pid: int | None = None
+        fork = getattr(os, "fork", None)
+        try:
+            pid = fork() if fork is not None else -1
+        except OSError:
+            pid = -1
+        if pid == 0:  # the child: write the sample and leave, never returning into the app
+            code = 1
+            try:
+                _plain_signals()
+                build_demo_store(root)
+                code = 0
+            except BaseException:  # noqa: BLE001 - said on stderr; the parent reports the failure
+                traceback.print_exc(file=sys.stderr)
+            finally:
+                os._exit(code)
+        if pid > 0:
+            self._pid = pid
+        else:
+            build_demo_store(root)
+
+    def wait(self) -> Path:
+        """The store's root once it is written; ``RuntimeError`` when it could not be."""
+        pid, self._pid = self._pid, None
+        if pid is not None:
+            try:
+                _, status = os.waitpid(pid, 0)
+                failed = os.waitstatus_to_exitcode(status) != 0
+            except ChildProcessError:  # reaped by ``stop`` meanwhile: the app is ending
+                failed = True
+            if failed:
+                raise RuntimeError("The demo's sample store could not be written.")
+        return self.root
+
+    def stop(self) -> None:
+        """End the child still writing (before its folder is removed), and reap it."""
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def _plain_signals() -> None:
+    """In the child: a signal ends it plainly (the parent's guard, inherited, would stop the
+    parent's start-up, and write to the parent's wake-up pipe)."""
+    for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)

@@ -1,0 +1,87 @@
+"""What ``memory_read`` has sent, by revision: enough to answer ``since`` with a change note.
+
+A revision names exactly what was sent: a digest of the chat's entries (each memory's set, id,
+title and text, in order). The same memory sent again has the same revision, so "unchanged"
+needs nothing kept; a change note needs what that revision held, kept here for the last
+revisions sent (bounded in count and in characters), shared by every conversation the process
+serves. A revision not held (never sent here, forgotten, or from before a restart) is answered
+with the complete memory and the reason. Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+
+from store import ChatMemory, Memory
+
+#: How many revisions are held, and their characters at most (the newest is always held).
+KEEP = 64
+KEEP_CHARS = 8_000_000
+
+
+def revision_of(memory: ChatMemory) -> str:
+    """The opaque token naming exactly ``memory``: equal memories, equal tokens."""
+    digest = hashlib.blake2b(digest_size=12)
+    for entry in memory.entries:
+        scope = "" if entry.scope is None else entry.scope
+        digest.update(
+            f"{scope}\0{entry.id}\0{entry.title}\0{entry.text}\x1e".encode("utf-8", "surrogatepass")
+        )
+    return "r" + digest.hexdigest()
+
+
+class SentRevisions:
+    """The memories recently sent, by revision, oldest forgotten first."""
+
+    def __init__(self, keep: int = KEEP, keep_chars: int = KEEP_CHARS) -> None:
+        self.keep = keep
+        self._keep_chars = keep_chars
+        self._held: OrderedDict[str, ChatMemory] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()  # one process may serve several connections at once
+
+    def remember(self, revision: str, memory: ChatMemory) -> None:
+        """Hold ``memory`` as ``revision`` (again the newest); forget the oldest over the bounds."""
+        with self._lock:
+            if revision in self._held:
+                self._held.move_to_end(revision)
+                return
+            self._held[revision] = memory
+            self._chars += len(memory.text)
+            while len(self._held) > 1 and (len(self._held) > self.keep or self._chars > self._keep_chars):
+                _, old = self._held.popitem(last=False)
+                self._chars -= len(old.text)
+
+    def sent(self, revision: str) -> ChatMemory | None:
+        """What was sent as ``revision``, if it is still held."""
+        with self._lock:
+            return self._held.get(revision)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+class CurrentMemory:
+    """The chat's memory now and its revision, built again only when a memory changed.
+
+    Building a large chat's text and its digest costs milliseconds; the store hands out the
+    same ``Memory`` objects until a file changes, so the same objects mean the same memory.
+    """
+
+    def __init__(self) -> None:
+        self._basis: list[Memory] = []
+        self._memory: ChatMemory | None = None
+        self._revision = ""
+
+    def get(self, memories: list[Memory], build: Callable[[], ChatMemory]) -> tuple[ChatMemory, str]:
+        """The memory built from ``memories`` (by ``build``) and its revision."""
+        basis = self._basis
+        same = len(basis) == len(memories) and all(a is b for a, b in zip(basis, memories, strict=True))
+        if self._memory is None or not same:
+            self._memory = build()
+            self._revision = revision_of(self._memory)
+            self._basis = memories
+        return self._memory, self._revision
