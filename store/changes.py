@@ -14,7 +14,7 @@ from typing import Any
 
 from . import history, moves, safe_io, trash
 from . import messages as msg
-from .atomic import write_atomic
+from .atomic import missing_folders, remove_empty_folders, write_atomic
 from .chat import entry_chars
 from .commit import read_limited
 from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, UnknownMemory
@@ -295,15 +295,26 @@ class Changes(Transactions):
             ):
                 new_id = self._new_id(target)
             plan = moves.Move(self.root, scope, memory_id, target, new_id)
-            # Every folder the move goes through, checked before anything is written.
-            safe_io.check_folder(self.root, plan.new_history.parent)
-            safe_io.check_folder(self.root, plan.dest.parent)
-            if os.path.lexists(plan.old_history):
-                safe_io.check_folder(self.root, plan.old_history)
-            self._make_set(target)
-            moves.run(plan, now.raw, self.sync.limits)
+            # A refused move into a new workspace leaves no empty workspace behind.
+            made = missing_folders(self.root, plan.dest.parent) + missing_folders(
+                self.root, plan.new_history.parent
+            )
+            try:
+                # Every folder the move goes through, checked before anything is written.
+                safe_io.check_folder(self.root, plan.new_history.parent)
+                safe_io.check_folder(self.root, plan.dest.parent)
+                if os.path.lexists(plan.old_history):
+                    safe_io.check_folder(self.root, plan.old_history)
+                self._make_set(target)
+                moves.run(plan, now.raw, self.sync.limits)
+            except BaseException:
+                if made:
+                    remove_empty_folders(self.root, made)
+                    if target is not None and not os.path.lexists(plan.dest.parent):
+                        self.sync.loaded().workspaces.pop(target, None)
+                raise
             self.sync.loaded().drop(str(plan.source))
-            return self._note_written(target, new_id)
+            return self._note_written(target, new_id, now.raw)
 
     def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
         """Write an older version back, itself kept as a ``restore`` version (so undoable)."""

@@ -20,15 +20,10 @@ from tests.support.faults import Entry, Faults, diff, distinct_sites, ids_in_set
 
 PREFIX = "The memory could not be changed: "
 
-#: Moves are being made to roll back completely (their record and folders) in ``store.moves``.
-_MOVES_LEAVE_A_RECORD = pytest.mark.xfail(
-    strict=True, reason="a refused move leaves .move.json (and a new workspace's folders)"
-)
-
 
 def case_params() -> list[Any]:
     """``CASES`` as test parameters."""
-    return [pytest.param(c, marks=_MOVES_LEAVE_A_RECORD) if c.name.startswith("move") else c for c in CASES]
+    return list(CASES)
 
 
 def _picture(s: MemoryStore) -> list[tuple[object, ...]]:
