@@ -14,7 +14,7 @@ from typing import Any
 
 from . import history, moves, safe_io, trash
 from . import messages as msg
-from .atomic import write_atomic
+from .atomic import missing_folders, remove_empty_folders, write_atomic
 from .chat import entry_chars
 from .commit import read_limited
 from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, UnknownMemory
@@ -81,7 +81,8 @@ class Changes(Transactions):
             check_size(data, self.sync.limits)
             if enabled:
                 self.budget.check_tokens(scope, memory_id, None, (title, text))
-            version = NewVersion(moment, via, title, text, source)
+            replaced = history.NOTHING_REPLACED if via == "chat" else None
+            version = NewVersion(moment, via, title, text, source, replaced)
             return self.commit(scope, memory_id, data, seen=None, version=version)
 
     def edit(
@@ -105,7 +106,7 @@ class Changes(Transactions):
         if title is None and text is None and enabled is None:
             raise NothingToChange()
         title, text = _checked_content(title, text, self._limits())
-        with self.changing(scope, memory_id, via=via) as now:
+        with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
             return self._apply(now, title, text, enabled, via=via, allow_secret=allow_secret)
 
     def change(
@@ -165,7 +166,8 @@ class Changes(Transactions):
             fields["enabled"] = not doc.fields.enabled
         data = render_edit(doc, fields, after[1]).encode("utf-8")
         check_size(data, limits)
-        version = None if after == before else NewVersion(moment, via, *after, doc.fields.source)
+        replaced = history.text_key(*before) if via == "chat" else None  # what undo writes back
+        version = None if after == before else NewVersion(moment, via, *after, doc.fields.source, replaced)
         memory = self.commit(now.scope, now.memory_id, data, seen=now.raw, version=version)
         return Change(memory, changed=True)
 
@@ -293,15 +295,26 @@ class Changes(Transactions):
             ):
                 new_id = self._new_id(target)
             plan = moves.Move(self.root, scope, memory_id, target, new_id)
-            # Every folder the move goes through, checked before anything is written.
-            safe_io.check_folder(self.root, plan.new_history.parent)
-            safe_io.check_folder(self.root, plan.dest.parent)
-            if os.path.lexists(plan.old_history):
-                safe_io.check_folder(self.root, plan.old_history)
-            self._make_set(target)
-            moves.run(plan, now.raw, self.sync.limits)
+            # A refused move into a new workspace leaves no empty workspace behind.
+            made = missing_folders(self.root, plan.dest.parent) + missing_folders(
+                self.root, plan.new_history.parent
+            )
+            try:
+                # Every folder the move goes through, checked before anything is written.
+                safe_io.check_folder(self.root, plan.new_history.parent)
+                safe_io.check_folder(self.root, plan.dest.parent)
+                if os.path.lexists(plan.old_history):
+                    safe_io.check_folder(self.root, plan.old_history)
+                self._make_set(target)
+                moves.run(plan, now.raw, self.sync.limits)
+            except BaseException:
+                if made:
+                    remove_empty_folders(self.root, made)
+                    if target is not None and not os.path.lexists(plan.dest.parent):
+                        self.sync.loaded().workspaces.pop(target, None)
+                raise
             self.sync.loaded().drop(str(plan.source))
-            return self._note_written(target, new_id)
+            return self._note_written(target, new_id, now.raw)
 
     def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
         """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
@@ -316,16 +329,10 @@ class Changes(Transactions):
         with self.changing(scope, memory_id, via="undo") as now:
             doc = now.doc
             versions = self._versions(scope, memory_id)
-            for index, version in enumerate(versions):
-                if version.source == "undo":
-                    break
-                if version.source == "chat":
-                    if index + 1 < len(versions):
-                        return self._write_back(now, versions[index + 1], "undo")
-                    if doc.fields.created is not None and version.moment == doc.fields.created:
-                        raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
-                    raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
-            raise NothingToUndo()
+            wanted = _before_chat(versions, doc)
+            if (wanted.title, wanted.text) == (doc.fields.title, doc.text):
+                raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
+            return self._write_back(now, wanted, "undo")
 
     def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
         """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
@@ -359,3 +366,34 @@ def _checked_content(title: str | None, text: str | None, limits: Limits) -> tup
         text = normalize_text(text)
         refuse(text_refusal(text, limits))
     return title, text
+
+
+def _before_chat(versions: list[Version], doc: Document) -> Version:
+    """The kept version of the text the newest change from a chat replaced (``versions``
+    newest first); refused with the true reason when there is none to write back.
+
+    A chat's version names the text it replaced (``Version.replaced``), so that text is found
+    wherever history keeps it now: the same text is kept once, as its newest version, so it
+    may have moved after the chat's own. A version kept before this was noted falls back to
+    the version just older than the chat's."""
+    current = history.text_key(doc.fields.title, doc.text)
+    for index, version in enumerate(versions):
+        if version.source == "undo":
+            break
+        if version.source != "chat":
+            continue
+        if version.replaced == history.NOTHING_REPLACED:
+            raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
+        if version.replaced is not None:
+            found = next((v for v in versions if history.text_key(v.title, v.text) == version.replaced), None)
+            if found is not None:
+                return found
+            if version.replaced == current:  # put back outside the app, and not kept yet
+                raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
+            raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
+        if doc.fields.created is not None and version.moment == doc.fields.created:
+            raise CouldNotChange(msg.NOTHING_BEFORE_CHAT)
+        if index + 1 < len(versions):
+            return versions[index + 1]
+        raise CouldNotChange(msg.BEFORE_CHAT_NOT_KEPT)
+    raise NothingToUndo()

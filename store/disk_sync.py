@@ -15,11 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
 
-from filelock import FileLock
-
-from . import first_load, moves, parse_index, safe_io
+from . import first_load, move_recovery, moves, parse_index, safe_io
 from .file_refresh import load_entry, refresh_path
-from .layout import GLOBAL_DIR, HISTORY_DIR, LOCK_FILE, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
+from .layout import GLOBAL_DIR, HISTORY_DIR, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
 from .limits import Limits, read_settings
 from .model import Ignored, Memory, Scope
 from .picture import Picture, cyclic_gc_paused
@@ -34,6 +32,7 @@ from .scan import (
     workspace_ignored,
 )
 from .scan import item_for as item_for  # where callers found it before it moved to scan
+from .store_lock import StoreLock
 
 
 class DiskSync:
@@ -46,7 +45,7 @@ class DiskSync:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.mutex = threading.RLock()
-        self.lock = FileLock(str(root / LOCK_FILE), thread_local=False)
+        self.lock = StoreLock(root)
         self.state: Picture | None = None
         self.limits = Limits()
         self.settings_problems: list[str] = []
@@ -55,6 +54,8 @@ class DiskSync:
         #: While True, a parse index to write waits in ``_index_waiting`` (``write_index_now``).
         self.hold_index = False
         self._index_waiting: threading.Thread | None = None
+        #: What ``settings_now`` changed in the picture, for the next ``refresh`` to report.
+        self._unreported: set[str] = set()
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
         """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.
@@ -66,6 +67,7 @@ class DiskSync:
                 self.loaded()
                 return set()
             changed = self.rescan_all() if paths is None else self._refresh_paths(paths)
+            changed, self._unreported = changed | self._unreported, set()
             return {Path(p) for p in changed}
 
     def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
@@ -74,7 +76,21 @@ class DiskSync:
             if self.state is None:
                 self.loaded()
                 return set()
-            return {Path(p) for p in self.rescan_scopes(scopes)}
+            changed, self._unreported = self.rescan_scopes(scopes) | self._unreported, set()
+            return {Path(p) for p in changed}
+
+    def settings_now(self) -> Limits:
+        """The limits as settings.yaml says them now: a stat, and a read only when it changed.
+        Every change asks under the lock, so limits another process just set apply at once;
+        what that changed in the picture is reported by the next ``refresh``."""
+        with self.mutex:
+            self.loaded()
+            settings = self._read_settings()
+            if settings[0]:
+                self._unreported |= self._full_pass(settings)  # the limits decide what is a problem
+            elif settings[1]:
+                self._unreported.add(str(self.root / SETTINGS_FILE))
+            return self.limits
 
     def _refresh_paths(self, paths: Iterable[Path | str]) -> set[str]:
         state = self.state
@@ -102,14 +118,29 @@ class DiskSync:
         return state
 
     def _finish_interrupted_move(self) -> None:
-        """A move a killed writer left half done is finished before anything is read."""
+        """A move a killed writer left half done is finished (or its record set aside) before
+        anything is read."""
         if not os.path.lexists(self.root / moves.INTENT):
             return
         try:
             with self.lock:
-                moves.recover(self.root)
+                move_recovery.recover(self.root)
         except OSError:
             pass  # a read-only store: the next change finishes it
+
+    def recover_moves(self) -> None:
+        """Under the lock, before a change: finish a move a killed writer left, or set its
+        record aside; what was set aside in the root is listed as ignored at once."""
+        if os.path.lexists(self.root / moves.INTENT):
+            move_recovery.recover(self.root)
+            self.lock.set_aside_any = True
+        if self.lock.set_aside_any and self.state is not None:
+            self.lock.set_aside_any = False
+            self._note_root_ignored(self.state.ignored)
+
+    def _note_root_ignored(self, ignored: dict[str, Ignored]) -> None:
+        """Replace what is listed as ignored in the root itself (see ``store.move_recovery``)."""
+        move_recovery.note_root(self.root, ignored)
 
     def _read_settings(self) -> tuple[bool, bool]:
         """Reload settings.yaml if it changed: (the limits changed, anything changed)."""
@@ -140,6 +171,7 @@ class DiskSync:
         if settings_changed:
             changed.add(str(self.root / SETTINGS_FILE))
         ignored: dict[str, Ignored] = {}
+        self._note_root_ignored(ignored)
         workspaces = self._list_workspaces(ignored)
         sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR), *workspaces]
         self._check_history_top(ignored)

@@ -8,7 +8,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import safe_io
+from . import move_recovery, safe_io
 from .layout import (
     GLOBAL_DIR,
     HISTORY_DIR,
@@ -61,6 +61,8 @@ def refresh_path(root: Path, state: Picture, limits: Limits, path: Path) -> set[
     """Re-read one path (absolute); the paths whose state changed, or None when only a full
     pass can tell what changed (a set or the settings)."""
     parts = _relative_parts(root, path)
+    if len(parts) == 1 and move_recovery.is_root_note(root, root / parts[0]):
+        return move_recovery.note_root(root, state.ignored)  # set aside by a store's recovery
     kind, scope = _what_path_is(parts, state.workspaces)
     if kind != "file":
         return set() if kind == "skip" else None

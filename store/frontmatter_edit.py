@@ -99,5 +99,6 @@ def change_frontmatter(
             changes.budget.check_tokens(scope, memory_id, before, (fields.title, parsed.text))
         version = None
         if fields.title != doc.fields.title:
-            version = NewVersion(changes.now(), via, fields.title, parsed.text, fields.source)
+            replaced = history.text_key(doc.fields.title, doc.text) if via == "chat" else None
+            version = NewVersion(changes.now(), via, fields.title, parsed.text, fields.source, replaced)
         return changes.commit(scope, memory_id, data, seen=now.raw, version=version)

@@ -11,6 +11,7 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import re
@@ -64,6 +65,19 @@ class NewVersion:
     title: str
     text: str
     memory_source: str
+    #: ``text_key`` of the title and text a chat's change replaced (kept in its version).
+    replaced: str | None = None
+
+
+#: The frontmatter key of a chat's version naming the text that change replaced.
+REPLACED_KEY = "replaced"
+#: What a chat's version says it replaced when the chat created the memory.
+NOTHING_REPLACED = "nothing"
+
+
+def text_key(title: str, text: str) -> str:
+    """A short fingerprint of a title and text (what a chat's version says it replaced)."""
+    return hashlib.sha256(json.dumps([title, text]).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +134,14 @@ def read_version(root: Path, hdir: Path, file_name: str) -> Version | None:
     moment = parse_moment(m.group(1))
     if not isinstance(doc, Document) or moment is None:
         return None
+    replaced = doc.fields.extra.get(REPLACED_KEY)
     return Version(
-        name=file_name[:-3], moment=moment, source=m.group(2), title=doc.fields.title, text=doc.text
+        name=file_name[:-3],
+        moment=moment,
+        source=m.group(2),
+        title=doc.fields.title,
+        text=doc.text,
+        replaced=replaced if isinstance(replaced, str) else None,
     )
 
 
@@ -176,7 +196,15 @@ def place(root: Path, hdir: Path, tmp: Path, moment: datetime, source: str) -> t
 
 
 def write_version(
-    root: Path, hdir: Path, *, moment: datetime, source: str, title: str, text: str, memory_source: str
+    root: Path,
+    hdir: Path,
+    *,
+    moment: datetime,
+    source: str,
+    title: str,
+    text: str,
+    memory_source: str,
+    replaced: str | None = None,
 ) -> Version | None:
     """Keep (title, text) as the newest version; None when it already is the newest.
 
@@ -187,6 +215,8 @@ def write_version(
     if newest is not None and (newest.title, newest.text) == (title, text):
         return None
     fields = Fields(title=title, enabled=True, source=memory_source)
+    if replaced is not None:
+        fields.extra[REPLACED_KEY] = replaced
     folder = hdir / VERSIONS
     tmp = write_temp(folder, ".version.", render_new(fields, text).encode("utf-8"), root=root)
     try:
@@ -195,7 +225,7 @@ def write_version(
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(folder)
-    return Version(name=name, moment=moment, source=source, title=title, text=text)
+    return Version(name=name, moment=moment, source=source, title=title, text=text, replaced=replaced)
 
 
 def write_new_version(root: Path, hdir: Path, version: NewVersion) -> Version | None:
@@ -208,6 +238,7 @@ def write_new_version(root: Path, hdir: Path, version: NewVersion) -> Version | 
         title=version.title,
         text=version.text,
         memory_source=version.memory_source,
+        replaced=version.replaced,
     )
 
 
@@ -216,7 +247,14 @@ def make_newest(root: Path, hdir: Path, version: Version) -> Version:
     src = hdir / VERSIONS / f"{version.name}.md"
     name, moment = place(root, hdir, src, version.moment, version.source)
     fsync_dir(hdir / VERSIONS)
-    return Version(name=name, moment=moment, source=version.source, title=version.title, text=version.text)
+    return Version(
+        name=name,
+        moment=moment,
+        source=version.source,
+        title=version.title,
+        text=version.text,
+        replaced=version.replaced,
+    )
 
 
 def remove_version(root: Path, hdir: Path, name: str) -> None:

@@ -38,7 +38,8 @@ NOTHING_TO_UNDO = "There is no change from a chat to undo."
 # Our own wording where the spec leaves a case open.
 BAD_WORKSPACE_KEY = 'the workspace key "{key}" is not valid'
 NOTHING_BEFORE_CHAT = "the change from a chat created this memory, so there is no earlier text"
-BEFORE_CHAT_NOT_KEPT = "no version from before the change from a chat is kept"
+BEFORE_CHAT_NOT_KEPT = "the text from before the change from a chat is no longer kept"
+BEFORE_CHAT_IS_CURRENT = "the text from before the change from a chat is the current text already"
 NOT_DELETED = 'no deleted memory with the id "{id}" is waiting to be restored'
 ID_IN_USE = 'a memory with the id "{id}" exists again'
 SAME_SCOPE = "the memory is already there"
@@ -54,6 +55,23 @@ IGNORED_LINK_OUTSIDE = "The link leads outside the memory folder, so it is not f
 IGNORED_LINK = "The entry is a link; links are never followed, even inside the memory folder."
 IGNORED_NOT_REGULAR = "The entry is not a regular file (a pipe, socket or device), so it is not read."
 IGNORED_NOT_A_FOLDER = "A file stands where the store keeps a folder, so it is not read."
+IGNORED_MOVE_SET_ASIDE = (
+    "A record of a move that was not finished was set aside here and not acted on: it named a link, "
+    "a missing set or a state the store cannot finish, or it was not a small regular file. If a "
+    "memory is now in two sets, delete the copy you do not want; then delete this file."
+)
+IGNORED_LOCK_SET_ASIDE = (
+    "Something other than the store's lock file (a link, a socket, a pipe or a folder) stood at "
+    ".lock, so it was set aside here and a new lock file made; nothing of it was read. Delete it."
+)
+IGNORED_STUCK_ROOT_FILE = (
+    "The store cannot use this file and could not set it aside (it is not a small regular file); "
+    "nothing is read from it. Delete it."
+)
+LOCK_NOT_A_FILE = (
+    "{name} in the memory folder is not the store's lock file (a link, a socket, a pipe or a folder) "
+    "and could not be set aside; delete it"
+)
 
 # Secret-looking text (issue 7): our wording. {what} is e.g. "a password" or
 # "a password and an API key or token" (store.secrets.describe_kinds).

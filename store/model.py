@@ -96,6 +96,9 @@ class Version:
     source: str  # chat settings restore undo external found
     title: str
     text: str
+    #: For a chat's change: ``history.text_key`` of the title and text it replaced (None for
+    #: other changes, a chat that created the memory, and versions kept before this was noted).
+    replaced: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

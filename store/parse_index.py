@@ -13,7 +13,12 @@ It lives at ``<root>/history/.index/parse-index.bin`` (a cache, never a source o
 - all those strings one after another, each UTF-8.
 
 An entry is used only when the file's size, mtime_ns, ctime_ns and inode are all what the
-index recorded and the limits are the same; any other file is read again. An index that is
+index recorded and the limits are the same; any other file is read again. The index itself is
+used only when it is this user's and writable by no one else: another account that could
+write it could make a start serve text that is on no disk. (One written by this same user is
+trusted: that account can change the memory files, the settings and the app itself; a key to
+sign the index would have to live in the root, readable by the same writer, or outside it,
+where the store never reads.) An index that is
 unreadable, damaged, of another version or machine, or malformed in any way is ignored as a
 whole (and rewritten after the next full read). Loading an index never runs code: the parts
 are plain numbers and text, and every one is checked before it is used.
@@ -22,6 +27,7 @@ are plain numbers and text, and every one is checked before it is used.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zlib
 from array import array
@@ -36,7 +42,7 @@ from .atomic import write_atomic
 from .layout import HISTORY_DIR, MEMORY_SUFFIX
 from .limits import Limits
 from .model import Memory, Problem, Scope
-from .safe_io import Unsafe, read_regular, remove_file
+from .safe_io import Unsafe, folder, open_regular, read_fd, remove_file
 
 INDEX_DIR = ".index"
 INDEX_FILE = "parse-index.bin"
@@ -192,10 +198,12 @@ def load(root: Path, limits: Limits, max_bytes: int | None = None) -> ParseIndex
     than ``max_bytes``: nothing of it is read then). Raises ``safe_io.Unsafe`` when it, or a
     folder on the way, is a link or not what it should be."""
     try:
-        raw = read_regular(root, index_path(root), max_bytes if max_bytes is not None else 2**62)
+        raw = _read_own(root, max_bytes if max_bytes is not None else 2**62)
     except Unsafe:
         raise
     except OSError:
+        return None
+    if raw is None:
         return None
     header, _, rest = raw.partition(b"\n")
     try:
@@ -223,6 +231,24 @@ def load(root: Path, limits: Limits, max_bytes: int | None = None) -> ParseIndex
         return ParseIndex(meta, parts)
     except (ValueError, TypeError, UnicodeDecodeError, RecursionError, OverflowError):
         return None
+
+
+def _read_own(root: Path, max_bytes: int) -> bytes | None:
+    """The index's bytes, or None when another account could have written it: owned by
+    another user, or writable by group or others (the store writes it 0600). The text it
+    gives back is then on no disk; a cache is cheap to read again."""
+    path = index_path(root)
+    with folder(root, path.parent) as dir_fd:
+        fd, st = open_regular(path.name, dir_fd, f"{HISTORY_DIR}/{INDEX_DIR}/{INDEX_FILE}")
+        try:
+            if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+                return None
+            if st.st_size > max_bytes:
+                return None
+            raw = read_fd(fd, st.st_size, max_bytes)
+        finally:
+            os.close(fd)
+    return None if len(raw) > max_bytes else raw
 
 
 _TITLE = attrgetter("title")

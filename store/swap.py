@@ -42,11 +42,11 @@ _renameat2: _Renameat2 | None = _load_renameat2()
 _unsupported: set[int] = set()
 
 
-def _call(src: Path, dst: Path, flag: int) -> bool:
+def _call(src: Path, dst: Path, flag: int, src_fd: int = _AT_FDCWD, dst_fd: int = _AT_FDCWD) -> bool:
     """True when renameat2 did it; False when it is not available here (use the fallback)."""
     if _renameat2 is None or flag in _unsupported:
         return False
-    if _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flag) == 0:
+    if _renameat2(src_fd, os.fsencode(src), dst_fd, os.fsencode(dst), flag) == 0:
         return True
     err = ctypes.get_errno()
     if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
@@ -81,6 +81,20 @@ def rename_new(src: Path, dst: Path) -> None:
         os.unlink(src)
     except OSError:
         pass  # renamed all the same: the old name is a temp file the next change tidies away
+
+
+def rename_new_at(src_fd: int, src: str, dst_fd: int, dst: str) -> None:
+    """``rename_new`` of the entry ``src`` in the folder ``src_fd`` to ``dst`` in ``dst_fd``
+    (names, never paths: no link on the way is gone through). Works for folders too."""
+    if _call(Path(src), Path(dst), _RENAME_NOREPLACE, src_fd, dst_fd):
+        return
+    # No kernel no-replace here: check, then rename (under the store's lock).
+    try:
+        os.lstat(dst, dir_fd=dst_fd)
+    except FileNotFoundError:
+        os.rename(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+        return
+    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), dst)
 
 
 def exchange_available() -> bool:

@@ -15,10 +15,12 @@ import os
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 
-from . import commit, history, leftovers, moves, safe_io
+from . import commit, history, leftovers, safe_io
+from . import messages as msg
 from .atomic import missing_folders, remove_empty_folders
 from .budget import Budget
 from .commit import read_limited
@@ -31,7 +33,7 @@ from .limits import Limits
 from .memory_fields import Document, FileProblem
 from .memoryfile import parse_bytes
 from .model import Memory, Problem, Scope, Version
-from .rules import check_scope, check_via
+from .rules import check_scope, check_via, length_refusal, refuse, title_refusal
 from .scan import item_for, read_file
 
 
@@ -56,8 +58,7 @@ class Transactions:
         self._swept = False  # the first change puts right what killed writers left anywhere
 
     def _limits(self) -> Limits:
-        self.sync.loaded()
-        return self.sync.limits
+        return self.sync.settings_now()
 
     def _get(self, scope: Scope, memory_id: str) -> Memory:
         item = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
@@ -75,7 +76,8 @@ class Transactions:
             try:
                 make_dirs(self.root)
                 with self.sync.lock:
-                    moves.recover(self.root)
+                    self.sync.recover_moves()
+                    self.sync.settings_now()  # limits another process set apply at once
                     yield
             except StoreError:
                 raise
@@ -100,20 +102,29 @@ class Transactions:
 
     @contextmanager
     def changing(
-        self, scope: Scope, memory_id: str, *, via: str = "settings", also: Scope = None
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        via: str = "settings",
+        also: Scope = None,
+        turning_on: bool = False,
     ) -> Iterator[Current]:
         """The opening of every change to one memory: ``scope`` and ``via`` checked, then, in
-        one transaction, the memory as it is now (refused when it is missing or a problem)."""
+        one transaction, the memory as it is now (refused when it is missing or a problem;
+        ``turning_on``: see ``current``)."""
         check_scope(scope)
         if also is not None:
             check_scope(also)
         check_via(via)
         with self.transaction(scope, memory_id, also=also):
-            doc, raw = self.current(scope, memory_id)
+            doc, raw = self.current(scope, memory_id, turning_on=turning_on)
             yield Current(scope, memory_id, doc, raw)
 
-    def current(self, scope: Scope, memory_id: str) -> tuple[Document, bytes]:
-        """The memory's file as it is on disk now, and its bytes; refused when missing or a problem."""
+    def current(self, scope: Scope, memory_id: str, *, turning_on: bool = False) -> tuple[Document, bytes]:
+        """The memory's file as it is on disk now, and its bytes; refused when missing or a
+        problem. ``turning_on``: a file that is a problem only for its title or text length is
+        refused with the message that names the value and the limit."""
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
         path = _memory_path(self.root, scope, memory_id)
@@ -122,6 +133,8 @@ class Transactions:
         if item is None:
             raise UnknownMemory(memory_id)
         if isinstance(item, Problem):
+            if turning_on:
+                self._refuse_over_limits(path)
             raise CouldNotChange(f"its file has a problem: {item.message.rstrip('.')}")
         raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
         if raw is None:
@@ -132,6 +145,17 @@ class Transactions:
             self.sync.reload(path)
             raise CouldNotChange(f"its file has a problem: {parsed.message.rstrip('.')}")
         return parsed, raw
+
+    def _refuse_over_limits(self, path: Path) -> None:
+        """Refuse with ``TooLong`` (the value and the limit) when the problem file at ``path``
+        is a memory over its title or text limit, and nothing else."""
+        limits = self.sync.limits
+        raw = read_limited(self.root, path, limits.file_max_bytes)
+        if raw is None or len(raw) > limits.file_max_bytes:
+            return
+        doc = parse_bytes(raw, replace(limits, title_max_chars=10**9, text_max_chars=10**9))
+        if isinstance(doc, Document):
+            refuse(title_refusal(doc.fields.title, limits) or length_refusal(doc.text, limits))
 
     def record_outside(self, scope: Scope, memory_id: str, doc: Document) -> bool:
         """Keep the file's current text as a version when history does not have it yet; True
@@ -165,6 +189,9 @@ class Transactions:
     ) -> Memory:
         """Write ``data`` as the memory's file (``seen``: the bytes read, None for a new file),
         ``version`` kept first, and take the result into the picture."""
+        if version is not None:  # checked before the lock too, maybe against older settings
+            limits = self.sync.limits
+            refuse(title_refusal(version.title, limits) or length_refusal(version.text, limits))
         made = missing_folders(self.root, scope_dir(self.root, scope))
         path = _memory_path(self.root, scope, memory_id)
         hdir = history_dir(self.root, scope, memory_id)
@@ -187,7 +214,18 @@ class Transactions:
         The change is in place: when its file cannot be read back (EIO, EACCES) the picture
         takes ``data``, the bytes written, with no signature, so the next ``refresh`` reads it."""
         path = _memory_path(self.root, scope, memory_id)
-        found = read_file(path, self.sync.limits)
+        try:
+            # Read back through the set's folder opened without following a link: a folder
+            # swapped for a link since the write is refused, never read through.
+            with safe_io.folder(self.root, path.parent) as dir_fd:
+                found = read_file(path.name, self.sync.limits, dir_fd=dir_fd)
+        except safe_io.Unsafe:
+            self.sync.loaded().drop(str(path))
+            raise
+        except FileNotFoundError:
+            found = None
+        except OSError as exc:  # in place, but its folder cannot be opened now: the bytes stand in
+            found = (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
         if found is None:
             self.sync.loaded().drop(str(path))
             raise UnknownMemory(memory_id)

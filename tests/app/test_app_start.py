@@ -35,8 +35,9 @@ async def test_a_new_workspace_can_take_its_first_memory(tmp_path: Path) -> None
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await started(pilot)
         assert screen.scope == "brand-new"
-        assert "No memories in brand-new yet. Press n to add one." in static_text(
-            screen.query_one("#list-empty")
+        assert (
+            "There is no workspace “brand-new” yet: the first memory saved in it creates it."
+            in static_text(screen.query_one("#list-empty"))
         )
         await pilot.press("n", *"First", "enter", *"Hello.", "ctrl+s")
         await settle(pilot)

@@ -145,9 +145,9 @@ def test_turning_on_a_file_over_its_limit_is_refused(store: MemoryStore, root: P
         root / "global" / "aaaaaaaa.md", memory_file(title="Off", text="x" * 2001, enabled="false")
     )
     before = path.read_bytes()
-    with pytest.raises(CouldNotChange) as info:
+    with pytest.raises(TooLong) as info:
         store.set_enabled(GLOBAL, "aaaaaaaa", True)
-    assert info.value.reason.startswith("its file has a problem: The memory is longer than 2000 characters")
+    assert str(info.value).startswith("A memory is limited to 2000 characters; this one has 2001.")
     assert path.read_bytes() == before
 
 
@@ -221,7 +221,10 @@ def test_undo_does_not_claim_a_chat_created_a_memory_it_did_not(store: MemorySto
     with pytest.raises(CouldNotChange) as info:
         store.undo(GLOBAL, memory.id)
     assert "created this memory" not in str(info.value)
-    assert info.value.reason == "no version from before the change from a chat is kept"
+    # True: the text from before the chat's change is kept, and it is the current text.
+    assert info.value.reason == "the text from before the change from a chat is the current text already"
+    store.change(GLOBAL, memory.id, text="three", via="settings")
+    assert store.undo(GLOBAL, memory.id).text == "one"  # found where history keeps it now
     by_chat = store.create(GLOBAL, "C", "from a chat", via="chat")
     store.change(GLOBAL, by_chat.id, text="edited", via="settings")
     with pytest.raises(CouldNotChange) as info:

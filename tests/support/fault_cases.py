@@ -130,6 +130,12 @@ def _move_written(root: Path) -> None:
     (root / "workspaces" / "ws" / f"{A}.md").write_bytes((root / "global" / f"{A}.md").read_bytes())
 
 
+def _move_not_begun(root: Path) -> None:
+    """What ``_move_written`` left, rolled back: no record, no target file."""
+    (root / ".move.json").unlink()
+    (root / "workspaces" / "ws" / f"{A}.md").unlink()
+
+
 def _move_intent(root: Path) -> None:
     """A move killed right after its record was written."""
     (root / ".move.json").write_text(json.dumps({"from": None, "id": A, "to": "ws", "new_id": A}))
@@ -156,6 +162,9 @@ class Case:
     load_inside: bool = False
     #: As on a system without ``renameat2``: a hard link, or a look right before a rename.
     without_renameat2: bool = False
+    #: A move that cannot be finished may be rolled back instead: this turns the prepared tree
+    #: into the one the move started from (the change's own write is then made on it).
+    rolled_back: Callable[[Path], None] | None = None
     #: Calls the clean run must make (the harness sees what it fails).
     expects: frozenset[str] = frozenset({"open", "read"})
 
@@ -218,7 +227,14 @@ CASES = [
     Case("recover_own_new", _bystander, _staged_own, recovery=True),
     Case("recover_their_new", _bystander, _staged_theirs, recovery=True),
     Case("recover_history_temp", _bystander, _history_temp, recovery=True),
-    Case("recover_move_written", _bystander, _move_written, recovery=True, load_inside=True),
+    Case(
+        "recover_move_written",
+        _bystander,
+        _move_written,
+        recovery=True,
+        load_inside=True,
+        rolled_back=_move_not_begun,
+    ),
     Case("recover_move_intent", _bystander, _move_intent, recovery=True, load_inside=True),
     Case("recover_move_temp", _bystander, _move_temp, recovery=True),
 ]

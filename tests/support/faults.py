@@ -200,10 +200,13 @@ TIDIED = re.compile(
 
 
 def _stale_records(tree: dict[str, Entry]) -> set[str]:
+    # A deletion record without its bytes, and a move record whose removal failed: the next
+    # change's recovery drops either (a move it finds finished, or never begun, needs nothing).
     return {
         rel
         for rel in tree
-        if rel.endswith("/deleted.json") and rel.replace("/deleted.json", "/deleted.md") not in tree
+        if (rel.endswith("/deleted.json") and rel.replace("/deleted.json", "/deleted.md") not in tree)
+        or rel == ".move.json"
     }
 
 
