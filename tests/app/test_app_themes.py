@@ -43,7 +43,7 @@ async def test_theme_choice_survives_a_restart(tmp_path: Path, monkeypatch: pyte
         assert {"oda-dusk", "oda-paper", "my-own"} <= set(app.available_themes)
         assert "Theme skipped: bad.yaml: the theme needs a name" in [n.message for n in app._notifications]
         app.theme = "oda-paper"
-        await wait_until(pilot, lambda: saved_theme() == "oda-paper", "the theme to be remembered")
+        await wait_until(pilot, lambda: saved_theme().name == "oda-paper", "the theme to be remembered")
     again = OdaApp(tmp_path / "oda", watch=False)
     async with again.run_test(size=(80, 24)) as pilot:
         await started(pilot)
