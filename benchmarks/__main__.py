@@ -12,6 +12,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,7 @@ def _mcp_rows(r: dict[str, Any], root: Path, largest: str, quick: bool) -> None:
 
 
 def _app_rows(r: dict[str, Any], root: Path, largest: str, quick: bool) -> None:
-    rows = (
+    rows: tuple[tuple[str, Callable[[], dict[str, float]]], ...] = (
         ("first_paint", lambda: app_bench.first_paint(root, largest, 1 if quick else 3)),
         ("filter", lambda: app_bench.filter_keystroke(root, largest)),
         ("watch", lambda: app_bench.watch_latency(root, largest, 10 if quick else 50)),

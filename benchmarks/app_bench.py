@@ -95,7 +95,7 @@ async def _first_paint(root: Path, workspace: str | None) -> float:
     start = time.perf_counter()
     app = _timed(cls(root, workspace, watch=False))
     async with app.run_test(size=(120, 40)):
-        end = await app.frames.wait(lambda: _rows_painted(app), 120)
+        end: float = await app.frames.wait(lambda: _rows_painted(app), 120)
         return end - start
 
 
@@ -110,7 +110,7 @@ async def _bare_start() -> float:
     start = time.perf_counter()
     app = _timed(Bare())
     async with app.run_test(size=(120, 40)):
-        end = await app.frames.wait(lambda: True, 30)
+        end: float = await app.frames.wait(lambda: True, 30)
         return end - start
 
 
@@ -155,7 +155,9 @@ async def _filter(root: Path, workspace: str, words: str) -> list[float]:
             painted = asyncio.ensure_future(
                 app.frames.wait(
                     lambda w=want: (
-                        screen.filter_words == w and _filter_shown(screen) and _table_painted(screen.table)
+                        screen.browse.filter_words == w
+                        and _filter_shown(screen)
+                        and _table_painted(screen.table)
                     ),
                     10,
                 )

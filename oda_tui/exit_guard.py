@@ -17,6 +17,7 @@ import termios
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 #: The signals that end the app.
 SIGNALS = (signal.SIGHUP, signal.SIGTERM)
@@ -64,7 +65,7 @@ class ExitGuard:
         self._read_fd = -1
         self._write_fd = -1
         self._tty_fd: int | None = None
-        self._tty_attrs: list[object] | None = None
+        self._tty_attrs: list[Any] | None = None
         #: The signal that ended the app (SIGHUP for a lost terminal), else None.
         self.signum: int | None = None
 
@@ -177,7 +178,7 @@ class ExitGuard:
         writer.join(timeout=0.5)
 
 
-def _terminal() -> tuple[int | None, list[object] | None]:
+def _terminal() -> tuple[int | None, list[Any] | None]:
     """The terminal the app draws on (stdin's, as Textual reads keys there) and its settings."""
     for fd in (0, 1, 2):
         try:

@@ -87,7 +87,7 @@ def parse_theme(data: Any, source: str) -> Theme:
     variables = data.get("variables", {})
     if not isinstance(variables, dict):
         raise ValueError(f"{source}: variables must be key: value settings")
-    values = {k: (str(v) if k in COLOR_FIELDS else v) for k, v in data.items()}
+    values: dict[str, Any] = {k: (str(v) if k in COLOR_FIELDS else v) for k, v in data.items()}
     values["variables"] = {str(k): str(v) for k, v in variables.items()}
     return Theme(**values)
 

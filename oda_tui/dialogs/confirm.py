@@ -8,11 +8,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import apply_person_keys, bindings
 from ..text.safe import clean_block
 
 
-class ConfirmDialog(PersonKeys, ModalScreen[bool]):
+class ConfirmDialog(ModalScreen[bool]):
     """Ask before something that loses work; the question may quote user text safely."""
 
     CSS_PATH = "dialogs.tcss"
@@ -28,6 +28,7 @@ class ConfirmDialog(PersonKeys, ModalScreen[bool]):
         detail: str = "",
     ) -> None:
         super().__init__()
+        apply_person_keys(self)
         self.question = question
         self.detail = detail
         self.yes_label = yes

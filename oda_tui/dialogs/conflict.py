@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import apply_person_keys, bindings
 from ..text.diffing import word_diff
 from ..text.safe import clean_line
 
@@ -32,7 +32,7 @@ def side_diff(theirs: tuple[str, str], mine: tuple[str, str]) -> Text:
     return text
 
 
-class ConflictDialog(PersonKeys, ModalScreen[Choice]):
+class ConflictDialog(ModalScreen[Choice]):
     """Offer "Reload theirs" or "Keep mine"; dismisses with "theirs" or "mine"."""
 
     CSS_PATH = "dialogs.tcss"
@@ -43,6 +43,7 @@ class ConflictDialog(PersonKeys, ModalScreen[Choice]):
     ) -> None:
         """``theirs`` and ``mine`` are (title, text) on disk and in the editor: their diff is shown."""
         super().__init__()
+        apply_person_keys(self)
         self.memory_title = title
         self.theirs = theirs
         self.mine = mine

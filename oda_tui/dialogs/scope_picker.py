@@ -13,7 +13,7 @@ from store import is_valid_key, scope_label
 from store.model import Scope
 
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import apply_person_keys, bindings
 from ..text.safe import clean_line
 
 # Not valid workspace keys, so they cannot clash with one.
@@ -25,7 +25,7 @@ KEY_RULE = (
 )
 
 
-class ScopePicker(PersonKeys, ModalScreen[tuple[Scope] | None]):
+class ScopePicker(ModalScreen[tuple[Scope] | None]):
     """Dismisses with ``(scope,)`` for the chosen scope, or None when cancelled; the last choice,
     "New workspace…", asks for a key (its folder is made by the store when the memory arrives)."""
 
@@ -34,6 +34,7 @@ class ScopePicker(PersonKeys, ModalScreen[tuple[Scope] | None]):
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
+        apply_person_keys(self)
         self.question = question
         self.scopes = scopes
 

@@ -35,6 +35,18 @@ class Place(Enum):
 
 
 @dataclass(frozen=True)
+class Opens:
+    """The screen an action opens, imported when first opened (never before the first frame)."""
+
+    module: str
+    """The screen's module (``oda_tui.screens.history``)."""
+    name: str
+    """The screen's class in it (``HistoryScreen``); made with no arguments, or with the memory."""
+    for_memory: str | None = None
+    """Opened for the memory a key acts on (scope, id, title); what to say when there is none."""
+
+
+@dataclass(frozen=True)
 class Action:
     """One thing a person can do with a key."""
 
@@ -55,15 +67,37 @@ class Action:
     """The palette's line under the name. Textual reads it as markup: never quote user text."""
     priority: bool = False
     """Checked before the focused widget's own keys."""
+    opens: Opens | None = None
+    """The screen it opens (its ``action`` is then ``open_screen('<id>')``)."""
+    acts: str | None = None
+    """What it does to the memory a key acts on: a function ``module:name`` of the main screen's
+    package, called with the screen and that memory (its ``action`` is then ``on_memory('<id>')``)."""
+
+
+def opening(id: str, label: str, keys: str, opens: Opens, *, palette: str, hint: str) -> Action:
+    """A main-screen action that opens another screen."""
+    return Action(
+        id, f"open_screen({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, opens=opens
+    )
+
+
+def on_memory(id: str, label: str, keys: str, acts: str, *, palette: str, hint: str) -> Action:
+    """A main-screen action on the memory a key acts on, done by the function ``acts`` names."""
+    return Action(id, f"on_memory({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, acts=acts)
+
+
+def _screen(name: str, for_memory: str | None = None) -> Opens:
+    module, cls = name.split(":")
+    return Opens(f"oda_tui.screens.{module}", cls, for_memory)
 
 
 ACTIONS: tuple[Action, ...] = (
     # The main screen, in the order of use: the footer shows as many as fit, from the first.
     Action("memory.new", "new_memory", "New", "n", Place.MAIN,
            palette="New memory", hint="Start a new memory in the selected scope"),
-    Action("memory.toggle", "toggle", "On/off", "t", Place.MAIN,
+    on_memory("memory.toggle", "On/off", "t", "memory_actions:toggle_memory",
            palette="Turn the memory on or off", hint="Turned off memories are not sent to chats"),
-    Action("memory.delete", "delete", "Delete", "d,delete", Place.MAIN,
+    on_memory("memory.delete", "Delete", "d,delete", "memory_actions:delete_memory",
            palette="Delete the memory", hint="It waits under Recently deleted"),
     Action("list.filter", "filter", "Filter", "slash", Place.MAIN,
            palette="Filter the memory list", hint="By title and text, as you type"),
@@ -74,25 +108,26 @@ ACTIONS: tuple[Action, ...] = (
     Action("editor.revert", "revert", "Revert", "ctrl+r", Place.MAIN,
            palette="Revert the edits", hint="Back to the text on disk"),
     Action("view.back", "back", "Back", "escape", Place.MAIN),
-    Action("memory.history", "history", "History", "h", Place.MAIN,
-           palette="Show the history of the memory", hint="Every version, restore and undo"),
+    opening("memory.history", "History", "h",
+            _screen("history:HistoryScreen", "There is no memory here to show the history of."),
+            palette="Show the history of the memory", hint="Every version, restore and undo"),
     Action("app.help", "help", "Help", "question_mark,f1", Place.MAIN,
            palette="Help: every key of the app", hint="Also ? and F1"),
     Action("app.quit_key", "quit", "Quit", "q", Place.MAIN,
            palette="Quit", hint="Asks first when there are unsaved edits"),
-    Action("view.review", "review", "Review", "r", Place.MAIN,
+    opening("view.review", "Review", "r", _screen("review:ReviewScreen"),
            palette="Review what the agent saved", hint="Accept, edit, turn off or delete, with the diff"),
-    Action("view.problems", "problems", "Problems", "exclamation_mark", Place.MAIN,
+    opening("view.problems", "Problems", "exclamation_mark", _screen("problems:ProblemsScreen"),
            palette="Problem files", hint="Files that are not used, and why"),
-    Action("view.deleted", "deleted", "Recently deleted", "x", Place.MAIN,
+    opening("view.deleted", "Recently deleted", "x", _screen("deleted:DeletedScreen"),
            palette="Recently deleted", hint="Restore or purge deleted memories"),
-    Action("view.duplicates", "duplicates", "Duplicates", "D", Place.MAIN,
+    opening("view.duplicates", "Duplicates", "D", _screen("duplicates:DuplicatesScreen"),
            palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
-    Action("memory.copy", "copy_to", "Copy to…", "c", Place.MAIN,
+    on_memory("memory.copy", "Copy to…", "c", "moving:copy_to",
            palette="Copy the memory to another scope", hint="Global or a workspace"),
-    Action("memory.move", "move_to", "Move to…", "m", Place.MAIN,
+    on_memory("memory.move", "Move to…", "m", "moving:move_to",
            palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
-    Action("memory.editor", "external_editor", "Open in $EDITOR", "e", Place.MAIN,
+    on_memory("memory.editor", "Open in $EDITOR", "e", "memory_actions:edit_outside",
            palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     # Everywhere: a key no text field takes.
     Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, show=False, priority=True),
@@ -172,3 +207,6 @@ MAIN_HELP = (
 
 #: Every binding id a keymap may name.
 ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)
+
+#: Each action by its binding id.
+BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS}

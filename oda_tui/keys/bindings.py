@@ -2,17 +2,18 @@
 
 Textual drops the keys a focused text field consumes (printable characters) from the binding
 chain *before* it applies the app's keymap, so a binding whose default key is a letter loses
-its remapped key (``memory.new: ctrl+n``) while the filter has the focus. ``PersonKeys`` applies
-the keymap to a node's own bindings when the node is made, so Textual filters the keys a person
-actually uses: a printable key types into the field, any other key runs its action.
+its remapped key (``memory.new: ctrl+n``) while the filter has the focus. ``apply_person_keys``
+applies the keymap to a node's own bindings when the node is made, so Textual filters the keys a
+person actually uses: a printable key types into the field, any other key runs its action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
-from textual.binding import Binding
+from textual._context import NoActiveAppError
+from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 
 from .actions import ACTIONS, BUILT_IN_KEYS, Action, Place
 
@@ -25,7 +26,7 @@ def actions_in(place: Place) -> tuple[Action, ...]:
     return tuple(action for action in ACTIONS if action.place is place)
 
 
-def bindings(place: Place) -> list[Binding]:
+def bindings(place: Place) -> list[BindingType]:
     """The ``BINDINGS`` of the node that serves ``place``, with the default keys."""
     return [
         Binding(a.keys, a.action, a.label, show=a.show, priority=a.priority, id=a.id)
@@ -38,26 +39,23 @@ def palette_actions() -> tuple[Action, ...]:
     return tuple(action for action in ACTIONS if action.palette)
 
 
-class PersonKeys:
-    """Mixed into a screen or widget whose bindings come from the registry: the person's keymap
-    is applied to its own bindings when it is made (see the module's docstring for why)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        try:
-            keymap = self.app._keymap  # type: ignore[attr-defined]
-        except RuntimeError:  # made outside a running app (a unit test): the default keys
-            return
-        if keymap:
-            self._bindings.apply_keymap(keymap)  # type: ignore[attr-defined]
+def apply_person_keys(node: DOMNode) -> None:
+    """Apply the person's keymap to the bindings of a screen or widget whose bindings come from
+    the registry; called as it is made (see the module's docstring for why)."""
+    try:
+        keymap = node.app._keymap
+    except NoActiveAppError:  # made outside a running app (a unit test): the default keys
+        return
+    if keymap:
+        node._bindings.apply_keymap(keymap)
 
 
-def current_keys(action: Action, keymap: dict[str, str]) -> list[str]:
+def current_keys(action: Action, keymap: Mapping[str, str]) -> list[str]:
     """The keys that run ``action`` now: the keymap's, else the defaults."""
     return [key.strip() for key in keymap.get(action.id, action.keys).split(",") if key.strip()]
 
 
-def help_rows(place: Place, keymap: dict[str, str], display: Callable[[str], str]) -> list[HelpRow]:
+def help_rows(place: Place, keymap: Mapping[str, str], display: Callable[[str], str]) -> list[HelpRow]:
     """A place's rows for the help screen, with the keys as currently bound.
 
     ``display`` turns a key name into what a person reads (``question_mark`` -> ``?``).
@@ -73,7 +71,7 @@ def help_rows(place: Place, keymap: dict[str, str], display: Callable[[str], str
 
 
 def help_sections(
-    places: Iterable[Place], keymap: dict[str, str], display: Callable[[str], str]
+    places: Iterable[Place], keymap: Mapping[str, str], display: Callable[[str], str]
 ) -> list[tuple[str, list[HelpRow]]]:
     """One titled table of rows per place."""
     return [(place.value, help_rows(place, keymap, display)) for place in places]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -19,7 +19,7 @@ from .actions import Action
 from .bindings import current_keys, palette_actions
 
 if TYPE_CHECKING:
-    from .app import OdaApp
+    from ..app import OdaApp
 
 
 def word_match(query: str, candidate: str) -> tuple[float, list[int]] | None:
@@ -67,7 +67,7 @@ class OdaCommands(Provider):
 
     @property
     def oda(self) -> OdaApp:
-        return self.app  # type: ignore[return-value]
+        return cast("OdaApp", self.app)
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         try:

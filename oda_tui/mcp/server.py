@@ -25,6 +25,7 @@ from store import MemoryStore
 
 from ..version import version
 from . import tools
+from .arguments import ToolSpec
 from .resource import MIME_TYPE, Subscribers, resource_text, resource_uri, watch_memory
 from .session import ChatSession, RootProblem
 
@@ -49,7 +50,7 @@ class Served:
     subscribers: Subscribers = field(default_factory=Subscribers)
 
 
-def _tool(spec: tools.ToolSpec) -> types.Tool:
+def _tool(spec: ToolSpec) -> types.Tool:
     return types.Tool(
         name=spec.name,
         description=spec.description,
@@ -143,7 +144,9 @@ def build_server(
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
         except (RootProblem, OSError) as exc:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from exc
-        contents = [types.TextResourceContents(uri=uri, mime_type=MIME_TYPE, text=text)]
+        contents: list[types.TextResourceContents | types.BlobResourceContents] = [
+            types.TextResourceContents(uri=uri, mime_type=MIME_TYPE, text=text)
+        ]
         return types.ReadResourceResult(contents=contents)
 
     async def subscribe(

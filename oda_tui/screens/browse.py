@@ -1,5 +1,8 @@
 """The browse pane of the main screen: the scopes, the filter, the memory list, the token meter
-and the hygiene marks. It paints snapshots; choosing what to open is the screen's business."""
+and the hygiene marks. It paints snapshots; choosing what to open is the screen's business.
+
+What it shows follows three reactives, the ``snapshot``, the selected ``scope`` and the
+``filter_words``: their watchers repaint the parts that depend on them."""
 
 from __future__ import annotations
 
@@ -7,17 +10,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Input, Static
 
 from store import scope_label
 from store.model import Memory, Scope
 
+from ..session.access import session_of
+from ..session.marks import Marks
 from ..session.snapshot import Snapshot, empty_scope_hint
+from ..text.glyphs import glyph
 from ..text.safe import clean_line
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
 from ..widgets.token_meter import TokenMeter
-from .hygiene_marks import HygieneMarks
 
 
 def matches(memory: Memory, words: list[str]) -> bool:
@@ -26,8 +32,15 @@ def matches(memory: Memory, words: list[str]) -> bool:
     return all(word in haystack for word in words)
 
 
-class BrowsePane(HygieneMarks, Horizontal):
+class BrowsePane(Horizontal):
     """Scopes beside the memory list of the selected scope."""
+
+    #: The store as last painted (None before the first read). Not compared: it is large.
+    snapshot: var[Snapshot | None] = var(None, always_update=True, init=False)
+    #: The scope whose memories are listed.
+    scope: var[Scope] = var(None, init=False)
+    #: The words the list is filtered by (casefolded).
+    filter_words: var[list[str]] = var(list, init=False)
 
     class SummaryChanged(Message):
         """The one-line summary of the store (root, problems, marks) changed."""
@@ -38,10 +51,9 @@ class BrowsePane(HygieneMarks, Horizontal):
 
     def __init__(self, scope: Scope, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.scope: Scope = scope
-        self.snapshot: Snapshot | None = None
-        self.filter_words: list[str] = []
+        self.set_reactive(BrowsePane.scope, scope)
         self.root_label = ""
+        self.marks = Marks()
 
     def compose(self) -> ComposeResult:
         yield ScopeList(id="scopes")
@@ -55,6 +67,7 @@ class BrowsePane(HygieneMarks, Horizontal):
         self.scopes.border_title = "Scopes"
         self.table.border_title = "Memories"
         self.query_one("#list-empty", Static).update("Reading the memory folder…")
+        session_of(self).marks.read.subscribe(self, self._marks_read)
 
     @property
     def table(self) -> MemoryTable:
@@ -71,15 +84,28 @@ class BrowsePane(HygieneMarks, Horizontal):
     # -- painting ------------------------------------------------------------------------
 
     def show(self, snapshot: Snapshot, *, keep: str | None) -> None:
-        """Paint a snapshot, touching only what changed and keeping cursor and scroll."""
+        """Paint a snapshot, touching only what changed and keeping cursor (on ``keep`` when it is
+        listed) and scroll."""
         self.snapshot = snapshot
+        self._place_cursor(keep)
+
+    def watch_snapshot(self, snapshot: Snapshot | None) -> None:
+        if snapshot is None:
+            return
         if self.scope not in {s.scope for s in snapshot.scopes}:
             self.scope = None  # its folder went away
         self.scopes.show(snapshot.scopes, self.scope)
-        self.show_list(keep=keep)
+        self.show_list()
         self.update_meter()
         self.update_summary()
-        self.schedule_marks()
+
+    def watch_scope(self, scope: Scope) -> None:
+        self.scopes.select_scope(scope)
+        self.show_list()
+        self.update_meter()
+
+    def watch_filter_words(self) -> None:
+        self.show_list()
 
     def listed(self) -> list[Memory]:
         """The memories listed: the selected scope's, filtered."""
@@ -90,16 +116,18 @@ class BrowsePane(HygieneMarks, Horizontal):
             return list(memories)
         return [m for m in memories if matches(m, self.filter_words)]
 
-    def show_list(self, *, keep: str | None = None, reset: bool = False) -> None:
-        """List the selected scope's memories; ``reset`` goes back to the first row."""
+    def _place_cursor(self, keep: str | None) -> None:
+        if keep is not None:
+            self.table.select_memory(keep)
+
+    def show_list(self, *, keep: str | None = None) -> None:
+        """List the selected scope's memories, the cursor on ``keep`` when it is listed (else on
+        the memory it was on)."""
         visible = self.listed()
         table = self.table
         self.show_marks()
-        if reset:
-            table.show(visible, keep=visible[0].id if visible else None)
-            table.reset_cursor()
-        else:
-            table.show(visible, keep=keep)
+        table.show(visible, keep=keep)
+        self._place_cursor(keep)
         total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
         label = scope_label(self.scope)
         if self.filter_words:
@@ -144,7 +172,10 @@ class BrowsePane(HygieneMarks, Horizontal):
             parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
         if self.snapshot.settings_problems:
             parts.append("settings.yaml has problems")
-        parts += self.marks_subtitle()
+        if self.marks.to_review:
+            parts.append(f"{self.marks.to_review} to review (press r)")
+        if self.marks.duplicates:
+            parts.append(f"duplicates {glyph('duplicate')} (press D)")
         self.post_message(self.SummaryChanged(" · ".join(parts)))
 
     # -- moving ----------------------------------------------------------------------------
@@ -152,13 +183,21 @@ class BrowsePane(HygieneMarks, Horizontal):
     def select_scope(self, scope: Scope, *, keep: str | None = None) -> None:
         """Show another scope's memories (the first row, unless ``keep`` names one)."""
         self.scope = scope
-        self.scopes.select_scope(scope)
         if keep is None:
-            self.show_list(reset=True)
+            self.table.reset_cursor()
         else:
-            self.show_list(keep=keep)
-            self.table.select_memory(keep)
-        self.update_meter()
+            self._place_cursor(keep)
+
+    # -- the hygiene marks -------------------------------------------------------------------
+
+    def _marks_read(self, marks: Marks) -> None:
+        self.marks = marks
+        self.show_marks()
+        self.update_summary()
+
+    def show_marks(self) -> None:
+        """Mark the duplicates of the selected scope in the list."""
+        self.table.mark_duplicates(self.marks.duplicates.get(self.scope, frozenset()))
 
     def reveal(self, scope: Scope, memory_id: str) -> bool:
         """Put the cursor on a memory of any scope, clearing a filter that hides it; False when
@@ -206,7 +245,6 @@ class BrowsePane(HygieneMarks, Horizontal):
     def _filter_changed(self, event: Input.Changed) -> None:
         # Not stopped: the screen then opens the row the filter leaves under the cursor.
         self.filter_words = event.value.casefold().split()
-        self.show_list()
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import StoreError, scope_label
+from store import MemoryStore, StoreError, scope_label
 from store.model import Deleted
 
 from ..dialogs import ConfirmDialog
@@ -30,21 +31,20 @@ def when(entry: Deleted) -> str:
     return f"deleted {full_moment(entry.deleted_at)}"
 
 
-class DeletedScreen(SubScreen):
+class DeletedRead(NamedTuple):
+    """The deleted memories of every scope, newest first, and the scopes that could not be read."""
+
+    entries: list[Deleted]
+    errors: list[str]
+
+
+class DeletedScreen(SubScreen[DeletedRead]):
     """Deleted memories of every scope, newest first; files removed outside the app whose
     versions remain are listed too."""
 
     CSS_PATH = "deleted.tcss"
     BINDINGS = bindings(Place.DELETED) + bindings(Place.SCREENS)
     HELP_PLACE = Place.DELETED
-
-    class Loaded(Message):
-        """The deleted memories, read from the store."""
-
-        def __init__(self, entries: list[Deleted], errors: list[str]) -> None:
-            super().__init__()
-            self.entries = entries
-            self.errors = errors
 
     def __init__(self) -> None:
         super().__init__()
@@ -64,25 +64,22 @@ class DeletedScreen(SubScreen):
         self.query_one("#deleted-list", OptionList).border_title = "Recently deleted"
         self.load()
 
-    @work(thread=True, group="deleted", exclusive=True, exit_on_error=False)
-    def load(self) -> None:
+    def read(self, store: MemoryStore) -> DeletedRead:
         """Read the deleted memories of every scope."""
         entries: list[Deleted] = []
         errors: list[str] = []
-        with self.session.lock:
-            store = self.session.store
-            for scope in [None, *store.workspaces()]:
-                try:
-                    entries.extend(store.deleted(scope))
-                except StoreError as exc:
-                    errors.append(str(exc))
+        for scope in [None, *store.workspaces()]:
+            try:
+                entries.extend(store.deleted(scope))
+            except StoreError as exc:
+                errors.append(str(exc))
         entries.sort(key=lambda d: (d.deleted_at, d.id), reverse=True)
-        self.post_message(self.Loaded(entries, errors))
+        return DeletedRead(entries, errors)
 
-    def on_deleted_screen_loaded(self, message: Loaded) -> None:
-        for error in message.errors:
+    def show_loaded(self, content: DeletedRead) -> None:
+        for error in content.errors:
             self.notify(clean_line(error), severity="error", markup=False)
-        self.entries = message.entries
+        self.entries = content.entries
         option_list = self.query_one("#deleted-list", OptionList)
         keep = option_list.highlighted or 0
         option_list.clear_options()

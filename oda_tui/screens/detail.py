@@ -5,6 +5,7 @@ with the disk (reload, conflict, orphan), its unsaved edits guarded, and the sav
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar, cast
 
 from textual import on
 from textual.widget import Widget
@@ -28,7 +29,12 @@ from ..session.session import StoreSession
 from ..session.snapshot import Snapshot
 from ..text.safe import clean_line
 from ..widgets.chat_preview import ChatPreview
-from ..widgets.editor import Limits, MemoryEditor
+from ..widgets.editor import MemoryEditor
+from ..widgets.editor_counts import Limits
+from ..widgets.editor_messages import SaveRequested
+from ..widgets.frontmatter_view import FrontmatterView
+
+ResultT = TypeVar("ResultT")
 
 
 class DetailPane(TabbedContent):
@@ -189,8 +195,8 @@ class DetailPane(TabbedContent):
 
     # -- saving -------------------------------------------------------------------------------
 
-    @on(MemoryEditor.SaveRequested)
-    def _save_requested(self, message: MemoryEditor.SaveRequested) -> None:
+    @on(SaveRequested)
+    def _save_requested(self, message: SaveRequested) -> None:
         message.stop()
         if self._saving:
             return
@@ -200,12 +206,12 @@ class DetailPane(TabbedContent):
         if message.memory_id is None:
             title, text, enabled = message.title, message.text, message.enabled
 
-            def create(allow: bool) -> Operation:
+            def create(allow: bool) -> Operation[Memory | SecretFound]:
                 return Operation(
                     lambda store: create_checked(
                         store, scope, title, text, enabled=enabled, allow_secret=allow
                     ),
-                    lambda result: self._held(result, create) or Created(result, scope, sent),
+                    lambda result: self._held(result, create) or Created(cast(Memory, result), scope, sent),
                     SaveRefused,
                 )
 
@@ -237,22 +243,25 @@ class DetailPane(TabbedContent):
                 store.set_enabled(scope, memory_id, was)
             return result
 
-        def change(allow: bool) -> Operation:
+        def change(allow: bool) -> Operation[Change | SecretFound]:
             return Operation(
                 lambda store: save(store, allow),
-                lambda result: self._held(result, change) or Saved(result.memory, result.note, sent),
+                lambda result: (
+                    self._held(result, change)
+                    or Saved(cast(Change, result).memory, cast(Change, result).note, sent)
+                ),
                 SaveRefused,
             )
 
         self._run_save(change(False))
 
     @staticmethod
-    def _held(result: object, again: Callable[[bool], Operation]) -> SecretHeld | None:
+    def _held(result: object, again: Callable[[bool], Operation[ResultT]]) -> SecretHeld[ResultT] | None:
         from ..secret_check import SecretFound
 
         return SecretHeld(result, again(True)) if isinstance(result, SecretFound) else None
 
-    def _run_save(self, operation: Operation) -> None:
+    def _run_save(self, operation: Operation[ResultT]) -> None:
         self._saving = True
         self.session.run(operation, reply_to=self)
 
@@ -278,7 +287,7 @@ class DetailPane(TabbedContent):
         self.editor.show_error(outcome.error)
         self.notify(clean_line(outcome.error), severity="error", markup=False, timeout=8)
 
-    def on_secret_held(self, outcome: SecretHeld) -> None:
+    def on_secret_held(self, outcome: SecretHeld[object]) -> None:
         """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
         from ..dialogs.secret import SecretDialog
 
@@ -293,8 +302,8 @@ class DetailPane(TabbedContent):
 
         self.app.push_screen(SecretDialog(found.what, found.message), answered)
 
-    @on(MemoryEditor.FrontmatterWritten)
-    def _frontmatter_written(self, message: MemoryEditor.FrontmatterWritten) -> None:
+    @on(FrontmatterView.Written)
+    def _frontmatter_written(self, message: FrontmatterView.Written) -> None:
         message.stop()
         self.session.run(simple(lambda store: None), reply_to=self)  # the store has it: paint it
 

@@ -32,7 +32,6 @@ class DetailMount:
     def __init__(self, place: Widget, mounted: Callable[[], None]) -> None:
         self._place = place
         self._mounted = mounted
-        self.ready = False
         #: What waits for the mount to end (an exit asked for meanwhile); None once it ended.
         self._after: list[Callable[[], None]] | None = []
 
@@ -51,7 +50,6 @@ class DetailMount:
             for callback in waiting:
                 callback()
         if not waiting:
-            self.ready = True
             self._mounted()
 
     def after_mount(self, callback: Callable[[], None]) -> bool:

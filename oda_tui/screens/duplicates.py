@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from itertools import chain
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -40,19 +39,12 @@ SIMILAR_NOTE = (
 )
 
 
-class DuplicatesScreen(SubScreen):
+class DuplicatesScreen(SubScreen[list[Group]]):
     """Duplicate groups, then similar groups; each member is a row to pick as the one to keep."""
 
     CSS_PATH = "duplicates.tcss"
     BINDINGS = bindings(Place.DUPLICATES) + bindings(Place.SCREENS)
     HELP_PLACE = Place.DUPLICATES
-
-    class Loaded(Message):
-        """The groups, read from the store."""
-
-        def __init__(self, groups: list[Group]) -> None:
-            super().__init__()
-            self.groups = groups
 
     def __init__(self) -> None:
         super().__init__()
@@ -74,15 +66,12 @@ class DuplicatesScreen(SubScreen):
         self.query_one("#duplicate-list", OptionList).border_title = "Pick the one to keep"
         self.load()
 
-    @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
-    def load(self) -> None:
+    def read(self, store: MemoryStore) -> list[Group]:
         """Read the duplicate and similar groups."""
-        with self.session.lock:
-            groups = read_groups(self.session.store)
-        self.post_message(self.Loaded(groups))
+        return read_groups(store)
 
-    def on_duplicates_screen_loaded(self, message: Loaded) -> None:
-        self.groups = message.groups
+    def show_loaded(self, content: list[Group]) -> None:
+        self.groups = content
         option_list = self.query_one("#duplicate-list", OptionList)
         keep = option_list.highlighted or 0
         option_list.clear_options()
@@ -113,7 +102,7 @@ class DuplicatesScreen(SubScreen):
         option_list.focus()
 
     def _nearest_member(self, index: int) -> int:
-        for candidate in [*range(index, len(self.rows)), *range(index, -1, -1)]:
+        for candidate in chain(range(index, len(self.rows)), range(index, -1, -1)):
             if self.rows[candidate] is not None:
                 return candidate
         return 0
@@ -123,7 +112,7 @@ class DuplicatesScreen(SubScreen):
         picked = self._picked()
         if picked is not None:
             self._show(*picked)
-        self.refresh_bindings()
+        self.highlighted = event.option_index
 
     @on(OptionList.OptionSelected, "#duplicate-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -192,8 +181,7 @@ class DuplicatesScreen(SubScreen):
                 store.set_enabled(memory.scope, memory.id, False)
 
         count = len(others)
-        self._run(
-            "duplicates_off",
+        self.run_change(
             turn_off,
             f"Kept “{clean_line(chosen.title)}”; turned off {count} other{'s' if count != 1 else ''}.",
         )
@@ -215,9 +203,7 @@ class DuplicatesScreen(SubScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._run(
-                    "duplicates_delete", delete, f"Deleted {count} {noun}; kept “{clean_line(chosen.title)}”."
-                )
+                self.run_change(delete, f"Deleted {count} {noun}; kept “{clean_line(chosen.title)}”.")
 
         self.app.push_screen(
             ConfirmDialog(
@@ -229,6 +215,3 @@ class DuplicatesScreen(SubScreen):
             ),
             answered,
         )
-
-    def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
-        self.run_change(op, done)

@@ -14,11 +14,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys.actions import Place
-from ..keys.bindings import HelpRow, PersonKeys, bindings, help_sections
+from ..keys.bindings import HelpRow, apply_person_keys, bindings, help_sections
 from ..widgets.key_footer import KeyFooter
 
 
-class HelpScreen(PersonKeys, ModalScreen[None]):
+class HelpScreen(ModalScreen[None]):
     """Lists every key, grouped by where it works."""
 
     CSS_PATH = "help.tcss"
@@ -26,6 +26,7 @@ class HelpScreen(PersonKeys, ModalScreen[None]):
 
     def __init__(self, sections: list[tuple[str, list[HelpRow]]]) -> None:
         super().__init__()
+        apply_person_keys(self)
         self.sections = sections
 
     @classmethod

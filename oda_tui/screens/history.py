@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import StoreError, scope_label
+from store import MemoryStore, StoreError, scope_label
 from store.model import Memory, Scope, Version
 
 from ..keys.actions import Place
@@ -24,21 +25,21 @@ from ..widgets.key_footer import KeyFooter
 from .base import SubScreen
 
 
-class HistoryScreen(SubScreen):
+class HistoryRead(NamedTuple):
+    """The versions of a memory as read from the store, the memory now (None once deleted),
+    and why the versions could not be read."""
+
+    memory: Memory | None
+    versions: list[Version]
+    error: str | None
+
+
+class HistoryScreen(SubScreen[HistoryRead]):
     """Versions of one memory, newest first; restoring or undoing asks no confirmation."""
 
     CSS_PATH = "history.tcss"
     BINDINGS = bindings(Place.HISTORY) + bindings(Place.SCREENS)
     HELP_PLACE = Place.HISTORY
-
-    class Loaded(Message):
-        """Versions read from the store (or an error)."""
-
-        def __init__(self, memory: Memory | None, versions: list[Version], error: str | None):
-            super().__init__()
-            self.memory = memory
-            self.versions = versions
-            self.error = error
 
     def __init__(self, scope: Scope, memory_id: str, title: str) -> None:
         super().__init__()
@@ -62,26 +63,22 @@ class HistoryScreen(SubScreen):
         self.query_one("#versions", OptionList).border_title = "Versions, newest first"
         self.load()
 
-    @work(thread=True, group="history", exclusive=True, exit_on_error=False)
-    def load(self) -> None:
+    def read(self, store: MemoryStore) -> HistoryRead:
         """Read the versions and the current memory."""
-        with self.session.lock:
-            try:
-                memory = self.session.store.get(self.scope, self.memory_id)
-            except StoreError:
-                memory = None  # deleted: its versions remain
-            try:
-                versions = self.session.store.versions(self.scope, self.memory_id)
-            except StoreError as exc:
-                self.post_message(self.Loaded(memory, [], str(exc)))
-                return
-        self.post_message(self.Loaded(memory, versions, None))
+        try:
+            memory = store.get(self.scope, self.memory_id)
+        except StoreError:
+            memory = None  # deleted: its versions remain
+        try:
+            return HistoryRead(memory, store.versions(self.scope, self.memory_id), None)
+        except StoreError as exc:
+            return HistoryRead(memory, [], str(exc))
 
-    def on_history_screen_loaded(self, message: Loaded) -> None:
-        if message.error:
-            self.notify(clean_line(message.error), severity="error", markup=False)
-        self.memory = message.memory
-        self.versions = message.versions
+    def show_loaded(self, content: HistoryRead) -> None:
+        if content.error:
+            self.notify(clean_line(content.error), severity="error", markup=False)
+        self.memory = content.memory
+        self.versions = content.versions
         option_list = self.query_one("#versions", OptionList)
         keep = option_list.highlighted or 0
         option_list.clear_options()
@@ -142,19 +139,13 @@ class HistoryScreen(SubScreen):
             self.notify("This version is the current text: nothing to restore.", markup=False)
             return
         name = version.name
-        self._change(
-            "restore",
+        self.run_change(
             lambda store: store.restore_version(self.scope, self.memory_id, name),
             f"Restored the version from {full_moment(version.moment)}.",
         )
 
     def action_undo(self) -> None:
         """Undo the newest change a chat made."""
-        self._change(
-            "undo",
-            lambda store: store.undo(self.scope, self.memory_id),
-            "Undid the newest change from a chat.",
+        self.run_change(
+            lambda store: store.undo(self.scope, self.memory_id), "Undid the newest change from a chat."
         )
-
-    def _change(self, kind: str, op, done: str) -> None:  # type: ignore[no-untyped-def]
-        self.run_change(op, done)

@@ -3,25 +3,28 @@
 It composes the two panes, keeps them in step (what is open follows the list) and holds the key
 policy. The store is the session's; saving, reconciling the editor and asking before unsaved edits
 are lost are the detail pane's; painting the list and finding a memory in it are the browse pane's;
-the keys that open another screen or dialog are ``main_actions``.
+the screens the keys open are named by the action registry, what they do to a memory outside the
+editor is ``memory_actions`` and ``moving``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Header, Input
 
 from store.model import Memory, Scope
 
-from ..keys.actions import MAIN_HELP, Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.actions import BY_ID, MAIN_HELP, Place
+from ..keys.bindings import apply_person_keys, bindings
 from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Refused
 from ..session.session import PreviewState, StoreSession, StoreState
@@ -35,7 +38,6 @@ from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
-from .main_actions import OtherScreens
 
 if TYPE_CHECKING:
     from ..widgets.editor import MemoryEditor
@@ -44,15 +46,19 @@ if TYPE_CHECKING:
 __all__ = ["MainScreen"]
 
 
-class MainScreen(OtherScreens, PersonKeys, Screen[None]):
+class MainScreen(Screen[None]):
     """Browse and edit every memory, live with the disk."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     AUTO_FOCUS = "#memories"
     BINDINGS = bindings(Place.MAIN)
 
+    #: True once the detail pane is mounted (the frame after the list's first one).
+    detail_ready: var[bool] = var(False, init=False, bindings=True)
+
     def __init__(self, workspace: str | None = None) -> None:
         super().__init__()
+        apply_person_keys(self)
         # The breakpoint class from the start: added on the first resize instead, it would
         # restyle every widget of the screen while the store is being read.
         self.add_class(*self._get_breakpoint_classes(self.app.size.width, self.HORIZONTAL_BREAKPOINTS))
@@ -66,8 +72,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         self._waiting: StoreState | None = None
         self._waiting_preview: PreviewState | None = None
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
-
-    # -- parts -----------------------------------------------------------------------------
 
     @property
     def session(self) -> StoreSession:
@@ -106,11 +110,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         """The snapshot on screen."""
         return self.browse.snapshot
 
-    @property
-    def filter_words(self) -> list[str]:
-        """The words the list is filtered by."""
-        return self.browse.filter_words
-
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="body"):
@@ -129,44 +128,32 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
         session.preview_read.subscribe(self, self._preview_read)
         session.start()
 
-    @property
-    def detail_ready(self) -> bool:
-        """True once the detail pane is mounted (the frame after the list's first one)."""
-        return self._detail_mount is not None and self._detail_mount.ready
-
     def after_detail_mount(self, callback: Callable[[], None]) -> bool:
         """Run ``callback`` once the detail pane is mounted, if it is being mounted now (True)."""
         return self._detail_mount is not None and self._detail_mount.after_mount(callback)
 
     def _detail_mounted(self) -> None:
+        self.detail_ready = True  # the keys that need the pane are offered from now on
         with unless_closing(self.app):
             if self._waiting is not None:
                 self._follow(self._waiting)
             if self._waiting_preview is not None:
                 self._preview_read(self._waiting_preview)
             self._waiting = self._waiting_preview = None
-            self.refresh_bindings()
 
     # -- following the store ---------------------------------------------------------------
 
     def _store_changed(self, state: StoreState) -> None:
-        if state.initial:
-            self.loaded = True
-            if state.error is not None:
-                self.notify(
-                    f"The memory folder could not be read: {clean_line(state.error)}",
-                    severity="error",
-                    markup=False,
-                    timeout=10,
-                )
+        self.loaded = self.loaded or state.initial
+        if state.error is not None:
+            what = "Re-reading the memory folder failed"
+            if state.initial:
+                what = "The memory folder could not be read"
+            timeout = 10 if state.initial else None
+            self.notify(f"{what}: {clean_line(state.error)}", severity="error", markup=False, timeout=timeout)
+            if state.initial:
                 self.browse.show_error("The memory folder could not be read.")
                 return
-        elif state.error is not None:
-            self.notify(
-                f"Re-reading the memory folder failed: {clean_line(state.error)}",
-                severity="error",
-                markup=False,
-            )
         if state.snapshot is None:
             return
         if state.outside:
@@ -178,8 +165,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.call_after_refresh(self._follow, state)
         else:
             self._follow(state)
-        if not (state.initial or state.outside):
-            self.refresh_bindings()  # after a change: save and revert follow the editor
 
     def _follow(self, state: StoreState) -> None:
         assert state.snapshot is not None
@@ -274,7 +259,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
     @on(DirtyChanged)
     def _dirty_changed(self, message: DirtyChanged) -> None:
         self.table.mark_draft(self.editor.memory_id if message.dirty else None)
-        self.refresh_bindings()
 
     def jump_to_scope(self, scope: Scope) -> None:
         """Select a scope (asking first when there are unsaved edits)."""
@@ -320,7 +304,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         self.set_class(self.detail_ready and self.detail.contains(event.widget), "-detail")
-        self.refresh_bindings()
 
     def _target(self) -> Memory | None:
         """The memory a key acts on: the open one in the editor, else the one under the cursor."""
@@ -339,14 +322,6 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.editor.title_input.focus()
 
         self.detail.guard(start)
-
-    def action_toggle(self) -> None:
-        """Turn the memory on or off."""
-        memory = self._target()
-        if memory is None:
-            self.notify("There is no memory here to turn on or off.", markup=False)
-            return
-        self.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
 
     def action_filter(self) -> None:
         """Show the filter and type into it."""
@@ -388,6 +363,27 @@ class MainScreen(OtherScreens, PersonKeys, Screen[None]):
             self.browse.show_list(keep=self.editor.memory_id)
         self.set_class(False, "-detail")
         self.table.focus()
+
+    def action_open_screen(self, action_id: str) -> None:
+        """Open the screen the registry's action names (for the memory a key acts on, if it
+        needs one); its module is imported the first time."""
+        opens = BY_ID[action_id].opens
+        assert opens is not None
+        screen_class = getattr(import_module(opens.module), opens.name)
+        if opens.for_memory is None:
+            self.app.push_screen(screen_class())
+        elif (memory := self._target()) is None:
+            self.notify(opens.for_memory, markup=False)
+        else:
+            self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
+
+    def action_on_memory(self, action_id: str) -> None:
+        """Do what the registry's action does to the memory a key acts on (its module is imported
+        the first time)."""
+        acts = BY_ID[action_id].acts
+        assert acts is not None
+        module, name = acts.split(":")
+        getattr(import_module(f"{__package__}.{module}"), name)(self, self._target())
 
     def action_help(self) -> None:
         """Show every key."""

@@ -53,7 +53,15 @@ def copy_to(screen: MainScreen, memory: Memory | None) -> None:
 
 
 def move_to(screen: MainScreen, memory: Memory | None) -> None:
-    """Move ``memory`` with its history to a scope the person picks (refused over a limit)."""
+    """Move ``memory`` with its history to a scope the person picks (refused over a limit);
+    when it is open with unsaved edits, which would be left behind, ask first."""
+    if memory is not None and screen.editor.memory_id == memory.id:
+        screen.detail.guard(lambda: _pick_and_move(screen, memory))
+    else:
+        _pick_and_move(screen, memory)
+
+
+def _pick_and_move(screen: MainScreen, memory: Memory | None) -> None:
     targets = _targets(screen, memory, "move")
     if memory is None or targets is None:
         return

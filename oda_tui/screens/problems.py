@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from store import StoreError, read_head, scope_label
+from store import MemoryStore, StoreError, read_head, scope_label
 
 from ..dialogs import ConfirmDialog
 from ..external_editor import open_in_editor
@@ -44,19 +44,12 @@ class Entry:
     line: int | None = None
 
 
-class ProblemsScreen(SubScreen):
+class ProblemsScreen(SubScreen[list[Entry]]):
     """Everything in the store that is not a usable memory, each with its reason."""
 
     CSS_PATH = "problems.tcss"
     BINDINGS = bindings(Place.PROBLEMS) + bindings(Place.SCREENS)
     HELP_PLACE = Place.PROBLEMS
-
-    class Loaded(Message):
-        """The entries, and the raw content of the selected file."""
-
-        def __init__(self, entries: list[Entry]) -> None:
-            super().__init__()
-            self.entries = entries
 
     class FileRead(Message):
         """The raw content of one file."""
@@ -88,18 +81,15 @@ class ProblemsScreen(SubScreen):
         self.query_one("#problem-list", OptionList).border_title = "Not used as memories"
         self.load()
 
-    @work(thread=True, group="problems", exclusive=True, exit_on_error=False)
-    def load(self) -> None:
-        """Read the problems, ignored entries and settings problems."""
-        with self.session.lock:
-            store = self.session.store
-            entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
-            entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
-            entries += [Entry("settings", m) for m in store.settings_problems()]
-            entries += [
-                Entry("secret", w.message, w.memory.path, w.memory.scope) for w in store.secret_warnings()
-            ]
-        self.post_message(self.Loaded(entries))
+    def read(self, store: MemoryStore) -> list[Entry]:
+        """Read the problems, ignored entries, settings problems and secret warnings."""
+        entries = [Entry("problem", p.message, p.path, p.scope, p.line) for p in store.problems()]
+        entries += [Entry("ignored", i.reason, i.path) for i in store.ignored()]
+        entries += [Entry("settings", m) for m in store.settings_problems()]
+        entries += [
+            Entry("secret", w.message, w.memory.path, w.memory.scope) for w in store.secret_warnings()
+        ]
+        return entries
 
     def _relative(self, path: Path) -> str:
         try:
@@ -107,8 +97,8 @@ class ProblemsScreen(SubScreen):
         except ValueError:
             return str(path)
 
-    def on_problems_screen_loaded(self, message: Loaded) -> None:
-        self.entries = message.entries
+    def show_loaded(self, content: list[Entry]) -> None:
+        self.entries = content
         option_list = self.query_one("#problem-list", OptionList)
         keep = next((i for i, e in enumerate(self.entries) if e.path == self.shown and e.path), None)
         keep = keep if keep is not None else min(option_list.highlighted or 0, len(self.entries))
@@ -140,10 +130,7 @@ class ProblemsScreen(SubScreen):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.entries):
             self._select(self.entries[event.option_index])
-        self.refresh_bindings()
-
-    def on_descendant_focus(self) -> None:
-        self.refresh_bindings()
+        self.highlighted = event.option_index
 
     def _select(self, entry: Entry) -> None:
         head = self.query_one("#problem-head", Static)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -36,20 +34,19 @@ def what_happened(item: ReviewItem) -> str:
     return "created by a chat" if item.created_by_agent else "changed by a chat"
 
 
-class ReviewScreen(SubScreen):
+class ReviewRead(NamedTuple):
+    """The memories waiting for review, and why they could not be read."""
+
+    items: list[ReviewItem]
+    error: str | None = None
+
+
+class ReviewScreen(SubScreen[ReviewRead]):
     """Memories a chat (the agent) created or changed since the last review."""
 
     CSS_PATH = "review.tcss"
     BINDINGS = bindings(Place.REVIEW) + bindings(Place.SCREENS)
     HELP_PLACE = Place.REVIEW
-
-    class Loaded(Message):
-        """The memories waiting for review (or an error)."""
-
-        def __init__(self, items: list[ReviewItem], error: str | None = None) -> None:
-            super().__init__()
-            self.items = items
-            self.error = error
 
     def __init__(self) -> None:
         super().__init__()
@@ -69,21 +66,17 @@ class ReviewScreen(SubScreen):
         self.query_one("#review-list", OptionList).border_title = "To review"
         self.load()
 
-    @work(thread=True, group="review", exclusive=True, exit_on_error=False)
-    def load(self) -> None:
+    def read(self, store: MemoryStore) -> ReviewRead:
         """Read the memories waiting for review."""
         try:
-            with self.session.lock:
-                items = pending_review(self.session.store)
+            return ReviewRead(pending_review(store))
         except OSError as exc:
-            self.post_message(self.Loaded([], f"The review list could not be read: {exc}"))
-            return
-        self.post_message(self.Loaded(items))
+            return ReviewRead([], f"The review list could not be read: {exc}")
 
-    def on_review_screen_loaded(self, message: Loaded) -> None:
-        if message.error:
-            self.notify(clean_line(message.error), severity="error", markup=False)
-        self.items = message.items
+    def show_loaded(self, content: ReviewRead) -> None:
+        if content.error:
+            self.notify(clean_line(content.error), severity="error", markup=False)
+        self.items = content.items
         option_list = self.query_one("#review-list", OptionList)
         keep = option_list.highlighted or 0
         option_list.clear_options()
@@ -145,8 +138,7 @@ class ReviewScreen(SubScreen):
         if item is None:
             return
         memory, version = item.memory, item.newest.name
-        self._run(
-            "review_accept",
+        self.run_change(
             lambda store: mark_reviewed(store, memory.scope, memory.id, version=version),
             f"Accepted “{clean_line(memory.title)}”.",
         )
@@ -169,7 +161,7 @@ class ReviewScreen(SubScreen):
             store.set_enabled(memory.scope, memory.id, False)
             mark_reviewed(store, memory.scope, memory.id, version=version)
 
-        self._run("review_off", turn_off, f"“{clean_line(memory.title)}” is turned off.")
+        self.run_change(turn_off, f"“{clean_line(memory.title)}” is turned off.")
 
     def action_delete(self) -> None:
         """Delete the memory, after a confirmation."""
@@ -180,8 +172,7 @@ class ReviewScreen(SubScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._run(
-                    "review_delete",
+                self.run_change(
                     lambda store: store.delete(memory.scope, memory.id),
                     f"Deleted “{clean_line(memory.title)}”. It waits under Recently deleted.",
                 )
@@ -195,6 +186,3 @@ class ReviewScreen(SubScreen):
             ),
             answered,
         )
-
-    def _run(self, kind: str, op: Callable[[MemoryStore], Any], done: str) -> None:
-        self.run_change(op, done)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.message import Message
 
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
     from ..secret_check import SecretFound
     from .session import StoreState
+
+
+ResultT = TypeVar("ResultT")
 
 
 class Outcome(Message):
@@ -68,10 +71,10 @@ class SaveRefused(Refused):
     """The store refused a save from the editor; the edits stay on screen."""
 
 
-class SecretHeld(Outcome):
+class SecretHeld(Outcome, Generic[ResultT]):
     """A save stopped before writing: the text looks like a secret. ``retry`` saves anyway."""
 
-    def __init__(self, found: SecretFound, retry: Operation) -> None:
+    def __init__(self, found: SecretFound, retry: Operation[ResultT]) -> None:
         super().__init__()
         self.found = found
         self.retry = retry
@@ -103,15 +106,15 @@ class Deleted(Outcome):
 
 
 @dataclass(frozen=True)
-class Operation:
+class Operation(Generic[ResultT]):
     """One change: ``change`` runs under the store lock in a worker; ``done`` turns its result
     into the outcome, ``refused`` an error into one."""
 
-    change: Callable[[MemoryStore], Any]
-    done: Callable[[Any], Outcome]
+    change: Callable[[MemoryStore], ResultT]
+    done: Callable[[ResultT], Outcome]
     refused: Callable[[str], Outcome] = Refused
 
 
-def simple(change: Callable[[MemoryStore], Any], text: str | None = None) -> Operation:
+def simple(change: Callable[[MemoryStore], object], text: str | None = None) -> Operation[object]:
     """An operation whose success is a ``Done`` saying ``text``."""
     return Operation(change, lambda _result: Done(text))

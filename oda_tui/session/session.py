@@ -9,7 +9,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.signal import Signal
 
@@ -17,6 +17,7 @@ from store import MemoryStore, StoreError
 from store.model import ChatMemory, Scope
 
 from .first_read import FirstRead
+from .marks import HygieneMarks
 from .outside_edits import keep_outside_edits
 from .snapshot import Snapshot, take_snapshot
 from .watcher import DiskWatcher
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
     from .outcomes import Operation, Outcome
+
+ResultT = TypeVar("ResultT")
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class StoreSession:
 
     def __init__(
         self,
-        app: App[object],
+        app: App[Any],
         root: Path,
         workspace: Scope = None,
         *,
@@ -82,6 +85,8 @@ class StoreSession:
         self.changed: Signal[StoreState] = Signal(app, "store-changed")
         #: A chat text read for a scope the person moved to.
         self.preview_read: Signal[PreviewState] = Signal(app, "preview-read")
+        #: The duplicates and reviews flagged in the list, read after each new picture.
+        self.marks = HygieneMarks(self)
         self._refresh_running = False
 
     # -- starting and stopping ----------------------------------------------------------------
@@ -164,14 +169,14 @@ class StoreSession:
             return
         self._post(StoreState(snapshot, scope, preview, outside=True, changed=changed))
 
-    def run(self, operation: Operation, reply_to: MessagePump) -> None:
+    def run(self, operation: Operation[ResultT], reply_to: MessagePump) -> None:
         """Run one change in a worker; the store is published as it left it, then the outcome
         goes to ``reply_to``."""
         self.app.run_worker(
             lambda: self._run(operation, reply_to), thread=True, group="ops", exit_on_error=False
         )
 
-    def _run(self, operation: Operation, reply_to: MessagePump) -> None:
+    def _run(self, operation: Operation[ResultT], reply_to: MessagePump) -> None:
         scope = self.preview_scope
         with self.lock:
             try:
@@ -223,6 +228,8 @@ class StoreSession:
         if state.snapshot is not None:
             self.snapshot = state.snapshot
         self.changed.publish(state)
+        if state.snapshot is not None:
+            self.marks.schedule()
         if self.watcher is not None and self.watcher.has_pending:
             self.files_changed()
 

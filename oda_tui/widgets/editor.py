@@ -1,24 +1,28 @@
 """The editor for one memory: title, on/off, every other field of its frontmatter, text, live
-counters and checks; F2 edits the frontmatter block itself as YAML."""
+counters and checks; F2 edits the frontmatter block itself as YAML.
+
+What is open is the ``draft`` (a new one for each change) and whether it has unsaved edits is
+``dirty``: both are reactives, and their watchers repaint the form and tell the screen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.reactive import var
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
 from store.model import Memory, Scope
 
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import apply_person_keys, bindings
 from ..text.format import count
 from ..text.safe import clean_block, clean_line
 from .editor_counts import Limits, text_length, title_length, tokens_text
 from .editor_draft import Draft
-from .editor_frontmatter import FrontmatterEditing
 from .editor_messages import DirtyChanged, SaveRequested
 from .editor_style import EDITOR_CSS
 from .frontmatter_view import FrontmatterView
@@ -26,26 +30,29 @@ from .frontmatter_view import FrontmatterView
 Check = Callable[[str], str | None]
 
 
-class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
+class MemoryEditor(Vertical):
     """Edits one memory (or a new one); the screen does the saving (the frontmatter view saves
     its block itself, through the store)."""
 
     BINDINGS = bindings(Place.EDITOR)
 
-    SaveRequested = SaveRequested
-    DirtyChanged = DirtyChanged
-
     DEFAULT_CSS = EDITOR_CSS
+
+    #: What is open, and what the edits are measured against; every change repaints the form.
+    draft: var[Draft] = var(Draft(), always_update=True, init=False, bindings=True)
+    #: Whether the edits are unsaved, as last announced to the screen.
+    dirty: var[bool] = var(False, init=False, toggle_class="-dirty", bindings=True)
+    #: True while the frontmatter block is edited as YAML (F2).
+    raw_mode: var[bool] = var(False, init=False, toggle_class="-raw")
+    #: The limits the counters measure against.
+    limits: var[Limits] = var(Limits(), init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         # Empty from the start: setting the class after mount would restyle the whole form.
         super().__init__(id=id)
-        #: What is open, and what the edits are measured against.
-        self.draft = Draft()
-        self.limits = Limits()
+        apply_person_keys(self)
         self._check_title: Check = lambda _t: None
         self._check_text: Check = lambda _t: None
-        self._dirty = False
 
     def compose(self) -> ComposeResult:
         yield Static("Loading…", id="editor-empty", markup=False)
@@ -67,13 +74,13 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
             yield TextArea(id="text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
             yield Static("", id="validation", markup=False)
 
-    # -- configuration -------------------------------------------------------------------
-
     def configure(self, limits: Limits, check_title: Check, check_text: Check) -> None:
         """Use these limits and the store's own checks for live validation."""
-        self.limits = limits
         self._check_title = check_title
         self._check_text = check_text
+        self.limits = limits
+
+    def watch_limits(self) -> None:
         if self.draft.has_memory:
             self._update_counters()
 
@@ -116,11 +123,6 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         return self.query_one(FrontmatterView)
 
     @property
-    def raw_mode(self) -> bool:
-        """True while the frontmatter block is edited as YAML."""
-        return self.has_class("-raw")
-
-    @property
     def outgoing_title(self) -> str:
         """The title to save: as typed, with the file's control characters kept."""
         return self.draft.outgoing_title(self.title_input.value)
@@ -134,11 +136,6 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     def memory_id(self) -> str | None:
         """The id of the open memory (None when empty or new)."""
         return self.draft.memory_id
-
-    @property
-    def has_memory(self) -> bool:
-        """True when a memory (or a new one) is open."""
-        return self.draft.has_memory
 
     @property
     def is_dirty(self) -> bool:
@@ -176,78 +173,58 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def clear(self, hint: str) -> None:
         """Show no memory, only a hint."""
-        self.draft.close()
         self.query_one("#editor-empty", Static).update(hint)
         self._show_form(False)
-        self._leave_raw()
-        self._note_dirty()
+        self.raw_mode = False
+        self.draft = Draft()
 
     def load(self, memory: Memory) -> None:
         """Open a saved memory; reopening the same one keeps the cursor positions."""
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
         if not same:
-            self._leave_raw()
+            self.raw_mode = False
         elif self.raw_mode:
             # Show the block as it is on disk now; edits to it were dropped by whoever asked
             # (reload theirs, discard), and keys typed after this call are kept.
-            self.read_frontmatter(memory, drop_edits=self.frontmatter.is_dirty)
-        self.draft.open(memory)
+            self.frontmatter.read(memory, drop_edits=self.frontmatter.is_dirty)
         self._show_form(True)
         self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=same)
         self.set_enabled(memory.enabled)
-        self._update_heading()
-        self._update_meta()
-        self._update_counters()
-        self._note_dirty()
+        self.draft = Draft.of(memory)
 
     def start_new(self, scope: Scope) -> None:
         """Open an empty draft for a new memory in ``scope``."""
-        self.draft.start_new(scope)
         self._show_form(True)
-        self._leave_raw()
+        self.raw_mode = False
         self._fill("", "", keep_cursor=False)
         self.set_enabled(True)
-        self._update_heading()
-        self._update_meta()
-        self._update_counters()
-        self._note_dirty()
+        self.draft = Draft.new(scope)
 
     def restore_typed(self, title: str, text: str, enabled: bool) -> None:
         """Put back what was typed (a kept draft) over what is open, as unsaved edits."""
         self._fill(clean_line(title), clean_block(text), keep_cursor=False)
         self.set_enabled(enabled)
-        self._update_counters()
-        self._note_dirty()
+        self.draft = self.draft.refused(None)
 
     def keep_mine(self, theirs: Memory) -> None:
         """Measure the edits against the version now on disk, keeping them on screen."""
         if self.memory is None or self.switch.value == self.memory.enabled:
             self.set_enabled(theirs.enabled)  # the switch was not edited: theirs
-        self.draft.memory = theirs
-        self._update_meta()
-        self._update_heading()
-        self._note_dirty()
+        self.draft = self.draft.based_on(theirs)
 
     def mark_orphan(self) -> None:
         """The open memory was deleted on disk; keep the edits and save them as a new memory."""
-        self.draft.orphaned()
-        self._update_heading()
-        self._update_meta()
-        self._note_dirty()
+        self.draft = self.draft.orphaned()
 
     def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
         """A save went through; adopt the stored values unless the person typed on meanwhile."""
         typed_on = self.title_input.value != clean_line(sent_title) or self.text_area.text != clean_block(
             sent_text
         )
-        self.draft.open(memory)
         if not typed_on:
             self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=True)
         self.set_enabled(memory.enabled)
-        self._update_heading()
-        self._update_meta()
-        self._update_counters()
-        self._note_dirty()
+        self.draft = Draft.of(memory)
 
     def set_enabled(self, enabled: bool) -> None:
         """Set the switch without asking the store."""
@@ -257,8 +234,7 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def show_error(self, message: str) -> None:
         """Show a refusal from the store; the edits stay on screen."""
-        self.draft.save_error = message
-        self._update_counters()
+        self.draft = self.draft.refused(message)
 
     def _fill(self, title: str, text: str, *, keep_cursor: bool) -> None:
         title_input, text_area = self.title_input, self.text_area
@@ -280,12 +256,23 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     # -- display -------------------------------------------------------------------------
 
-    def _update_heading(self) -> None:
-        self.set_class(self.is_new, "-new")  # a new memory's switch is saved with it
-        self.query_one("#editor-heading", Static).update(self.draft.heading())
+    def watch_draft(self, old: Draft, draft: Draft) -> None:
+        if replace(old, save_error=None) != replace(draft, save_error=None):  # not only the refusal
+            self.set_class(draft.is_new, "-new")  # a new memory's switch is saved with it
+            self.query_one("#editor-heading", Static).update(draft.heading())
+            self.query_one("#meta", Static).update(draft.meta())
+        self._update_counters()
+        self._note_dirty()
 
-    def _update_meta(self) -> None:
-        self.query_one("#meta", Static).update(self.draft.meta())
+    def watch_dirty(self, dirty: bool) -> None:
+        # Sent by the editor, whoever made the change: Textual stops a message at its sender,
+        # and a save's outcome is handled by the pane between here and the screen.
+        self.post_message(DirtyChanged(dirty).set_sender(self))
+
+    def watch_raw_mode(self, raw: bool) -> None:
+        self.text_area.read_only = raw  # the text below the block is kept as it is
+        if not raw:
+            self.frontmatter.forget()
 
     def _update_counters(self) -> None:
         # Counted as they will be saved: a control character shown as ``\x9b`` is one character.
@@ -308,29 +295,15 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
         validation.set_class(bool(messages), "-shown")
 
     def _note_dirty(self) -> None:
-        dirty = self.is_dirty
-        self.set_class(dirty, "-dirty")
-        if dirty != self._dirty:
-            self._dirty = dirty
-            # Sent by the editor, whoever made the change: Textual stops a message at its
-            # sender, and a save's outcome is handled by the pane between here and the screen.
-            self.post_message(self.DirtyChanged(dirty).set_sender(self))
+        self.dirty = self.is_dirty
 
     # -- events --------------------------------------------------------------------------
 
     @on(Input.Changed, "#title")
-    def _title_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.draft.save_error = None
-        self._update_counters()
-        self._note_dirty()
-
     @on(TextArea.Changed, "#text")
-    def _text_changed(self, event: TextArea.Changed) -> None:
+    def _typed(self, event: Input.Changed | TextArea.Changed) -> None:
         event.stop()
-        self.draft.save_error = None
-        self._update_counters()
-        self._note_dirty()
+        self.draft = self.draft.refused(None)  # the edits changed since the refusal
 
     @on(TextArea.Changed, "#frontmatter-raw")
     def _block_changed(self, event: TextArea.Changed) -> None:
@@ -352,15 +325,15 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
 
     def request_save(self) -> bool:
         """Ask the screen to save; False when there is nothing to save."""
-        if not self.has_memory:
+        if not self.draft.has_memory:
             return False
         if not self.is_new and not self.is_dirty:
             return False
         if self.raw_mode and self.memory is not None:
-            self.save_frontmatter(self.memory, self.frontmatter.block)
+            self.frontmatter.save(self.memory)
             return True
         self.post_message(
-            self.SaveRequested(
+            SaveRequested(
                 self.scope,
                 None if self.is_new else self.memory_id,
                 self.outgoing_title,
@@ -373,9 +346,54 @@ class MemoryEditor(PersonKeys, FrontmatterEditing, Vertical):
     def revert(self) -> None:
         """Drop the edits: back to what was last read (an empty draft for a new memory)."""
         if self.raw_mode and self.memory is not None and self.frontmatter.loaded is not None:
-            self.frontmatter.show(self.frontmatter.loaded, self.memory.text, self._check_block)
+            self.frontmatter.revert()
             self._note_dirty()
         elif self.memory is not None and not self.is_new:
             self.load(self.memory)
         elif self.is_new:
             self.start_new(self.scope)
+
+    # -- the frontmatter block (F2) ----------------------------------------------------------
+
+    def action_frontmatter(self) -> None:
+        """Switch between the form and the frontmatter block as written (YAML)."""
+        if self.raw_mode:
+            if self.frontmatter.is_dirty:
+                self.notify("Save the frontmatter (Ctrl+S) or revert it (Ctrl+R) first.", markup=False)
+                return
+            self.raw_mode = False
+            self.title_input.focus()
+            return
+        if self.memory is None or self.is_new:
+            self.notify("Save the new memory first; then F2 shows its frontmatter.", markup=False)
+            return
+        if self.is_dirty:
+            self.notify("Save your edits (Ctrl+S) or revert them (Ctrl+R) first.", markup=False)
+            return
+        self.frontmatter.read(self.memory)
+
+    @on(FrontmatterView.Read)
+    def _frontmatter_read(self, message: FrontmatterView.Read) -> None:
+        message.stop()
+        memory = self.memory
+        if memory is None or memory.id != message.memory.id or self.is_new:
+            return  # another memory is open by now
+        if message.block is None:
+            self.notify(clean_line(message.error or ""), severity="error", markup=False)
+            return
+        if self.raw_mode and self.frontmatter.is_dirty and not message.drop_edits:
+            return  # typed while it was read: the edits stay, as with any change on disk
+        self.frontmatter.show(message.block, memory.text)
+        if not self.raw_mode:
+            self.raw_mode = True
+            self.frontmatter.area.focus()
+        self._note_dirty()
+
+    @on(FrontmatterView.Written)
+    def _frontmatter_written(self, message: FrontmatterView.Written) -> None:
+        # Not stopped: the pane then has the screen paint the change (list, chat).
+        memory = message.memory
+        self._fill(clean_line(memory.title), clean_block(memory.text), keep_cursor=True)
+        self.set_enabled(memory.enabled)
+        self.draft = self.draft.based_on(memory)
+        self.notify(f"Saved the frontmatter of “{clean_line(memory.title)}”.", markup=False)

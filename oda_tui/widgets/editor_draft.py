@@ -4,6 +4,7 @@ the editor shows a draft and hands it what was typed."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from store import scope_label
 from store.model import Memory, Scope
@@ -19,18 +20,41 @@ def _outgoing(typed: str, stored: str, shown: Callable[[str], str]) -> str:
     return stored if typed == shown(stored) else restore_controls(typed, stored)
 
 
+@dataclass(frozen=True)
 class Draft:
-    """The open memory (or a new one) and the store's last refusal of it."""
+    """The open memory (or a new one) and the store's last refusal of it. A draft never changes:
+    each change makes a new one, so the editor reacts to every change in one place."""
 
-    def __init__(self) -> None:
-        self.scope: Scope = None
-        #: The memory as last read from the store; edits are measured against it.
-        self.memory: Memory | None = None
-        self.is_new = False
-        #: The open memory was deleted on disk while it had edits; saving creates it again.
-        self.orphan = False
-        #: The store's refusal of the last save, while the edits are unchanged since.
-        self.save_error: str | None = None
+    scope: Scope = None
+    memory: Memory | None = None
+    """The memory as last read from the store; edits are measured against it."""
+    is_new: bool = False
+    orphan: bool = False
+    """The open memory was deleted on disk while it had edits; saving creates it again."""
+    save_error: str | None = None
+    """The store's refusal of the last save, while the edits are unchanged since."""
+
+    @classmethod
+    def of(cls, memory: Memory) -> Draft:
+        """A saved memory, as the store has it now."""
+        return cls(memory.scope, memory)
+
+    @classmethod
+    def new(cls, scope: Scope) -> Draft:
+        """An empty draft for a new memory in ``scope``."""
+        return cls(scope, None, is_new=True)
+
+    def orphaned(self) -> Draft:
+        """The open memory was deleted on disk; its edits are saved as a new memory."""
+        return replace(self, memory=None, is_new=True, orphan=True)
+
+    def based_on(self, memory: Memory) -> Draft:
+        """The same edits, measured against ``memory`` (the version on disk now)."""
+        return replace(self, memory=memory)
+
+    def refused(self, error: str | None) -> Draft:
+        """The store refused the last save (None: the edits changed since)."""
+        return replace(self, save_error=error)
 
     @property
     def memory_id(self) -> str | None:
@@ -41,37 +65,6 @@ class Draft:
     def has_memory(self) -> bool:
         """True when a memory (or a new one) is open."""
         return self.memory is not None or self.is_new
-
-    # -- what is open --------------------------------------------------------------------
-
-    def close(self) -> None:
-        """Nothing open."""
-        self.memory = None
-        self.is_new = False
-        self.orphan = False
-        self.save_error = None
-
-    def open(self, memory: Memory) -> None:
-        """A saved memory, as the store has it now."""
-        self.memory = memory
-        self.scope = memory.scope
-        self.is_new = False
-        self.orphan = False
-        self.save_error = None
-
-    def start_new(self, scope: Scope) -> None:
-        """An empty draft for a new memory in ``scope``."""
-        self.memory = None
-        self.scope = scope
-        self.is_new = True
-        self.orphan = False
-        self.save_error = None
-
-    def orphaned(self) -> None:
-        """The open memory was deleted on disk; its edits are saved as a new memory."""
-        self.orphan = True
-        self.is_new = True
-        self.memory = None
 
     # -- measured against what was typed -------------------------------------------------
 

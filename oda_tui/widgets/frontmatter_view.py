@@ -1,22 +1,24 @@
-"""The frontmatter block of one memory as written in its file, edited as YAML.
+"""The frontmatter block of one memory as written in its file, edited as YAML (F2 in the editor).
 
-Validated as the person types with the store's own problem messages; the editor saves it
-through ``MemoryStore.change_frontmatter``, which keeps the text below the block byte for byte.
+The view reads the block from the file and writes it back through the store, each in its own
+worker under the store lock, and validates it as the person types with the store's own problem
+messages; ``MemoryStore.change_frontmatter`` keeps the text below the block byte for byte. The
+editor decides when the view is shown; the view tells it what was read and what was written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static, TextArea
 
-from ..text.safe import clean_block, restore_controls
+from store import StoreError
+from store.model import Memory
 
-#: The store's check of a block over the memory's text: its message, or None.
-BlockCheck = Callable[[str, str], str | None]
+from ..session.access import session_of
+from ..text.safe import clean_block, clean_line, restore_controls
 
 
 class FrontmatterView(Vertical):
@@ -39,12 +41,38 @@ class FrontmatterView(Vertical):
     }
     """
 
+    class Read(Message):
+        """The block of ``memory``, read from its file (or why it could not be); the editor
+        shows it unless another memory is open by now."""
+
+        def __init__(self, memory: Memory, block: str | None, error: str | None, drop_edits: bool) -> None:
+            super().__init__()
+            self.memory = memory
+            self.block = block
+            self.error = error
+            self.drop_edits = drop_edits
+
+    class Written(Message):
+        """The block was written: ``memory`` is the memory as the store has it now."""
+
+        def __init__(self, memory: Memory) -> None:
+            super().__init__()
+            self.memory = memory
+
+    class _Saved(Message):
+        """The block was written (``memory``) or refused (``error``)."""
+
+        def __init__(self, block: str, memory: Memory | None, error: str | None) -> None:
+            super().__init__()
+            self.block = block
+            self.memory = memory
+            self.error = error
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         #: The block as last read from the file (None until one is read).
         self.loaded: str | None = None
         self._text = ""
-        self._check: BlockCheck = lambda _block, _text: None
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -66,14 +94,59 @@ class FrontmatterView(Vertical):
     def area(self) -> TextArea:
         return self.query_one("#frontmatter-raw", TextArea)
 
-    def show(self, block: str, text: str, check: BlockCheck) -> None:
-        """Show a block read from the file; ``check`` is the store's check of a block."""
+    # -- reading and writing ------------------------------------------------------------------
+
+    @work(thread=True, group="frontmatter", exclusive=True, exit_on_error=False)
+    def read(self, memory: Memory, *, drop_edits: bool = False) -> None:
+        """Read ``memory``'s block from its file (``drop_edits``: over unsaved edits to it)."""
+        session = session_of(self)
+        try:
+            with session.lock:
+                block = session.store.frontmatter(memory.scope, memory.id)
+        except StoreError as exc:
+            self.post_message(self.Read(memory, None, str(exc), drop_edits))
+            return
+        self.post_message(self.Read(memory, block, None, drop_edits))
+
+    def save(self, memory: Memory) -> None:
+        """Write the block as typed through the store (the text below it is kept byte for byte)."""
+        self._write(memory, self.block)
+
+    @work(thread=True, group="frontmatter-save", exit_on_error=False)
+    def _write(self, memory: Memory, block: str) -> None:
+        session = session_of(self)
+        try:
+            with session.lock:
+                saved = session.store.change_frontmatter(memory.scope, memory.id, block)
+        except StoreError as exc:
+            self.post_message(self._Saved(block, None, str(exc)))
+            return
+        self.post_message(self._Saved(block, saved, None))
+
+    @on(_Saved)
+    def _saved(self, message: _Saved) -> None:
+        message.stop()
+        if message.memory is None:
+            self.problem = message.error
+            self.notify(clean_line(message.error or ""), severity="error", markup=False, timeout=8)
+            return
+        self.show(message.block, message.memory.text)
+        self.post_message(self.Written(message.memory))
+
+    # -- what is shown --------------------------------------------------------------------------
+
+    def show(self, block: str, text: str) -> None:
+        """Show a block read from the file over the memory's ``text``."""
         self.loaded = block
         self._text = text
-        self._check = check
         with self.prevent(TextArea.Changed):
             self.area.load_text(clean_block(block))
         self._validate()
+
+    def revert(self) -> None:
+        """Back to the block as last read."""
+        if self.loaded is not None:
+            self.show(self.loaded, self._text)
 
     def forget(self) -> None:
         """No block shown (another memory was opened)."""
@@ -103,7 +176,7 @@ class FrontmatterView(Vertical):
         self.query_one("#frontmatter-problem", Static).update(message or "")
 
     def _validate(self) -> None:
-        self.problem = self._check(self.block, self._text)
+        self.problem = session_of(self).store.check_frontmatter(self.block, self._text)
 
     @on(TextArea.Changed, "#frontmatter-raw")
     def _changed(self, event: TextArea.Changed) -> None:

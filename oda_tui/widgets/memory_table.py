@@ -23,11 +23,11 @@ from textual.strip import Strip
 from store.model import Memory
 
 from ..keys.actions import Place
-from ..keys.bindings import PersonKeys, bindings
+from ..keys.bindings import apply_person_keys, bindings
 from .memory_rows import COLUMN_KEYS, COLUMNS, row_cells, row_line
 
 
-class MemoryTable(PersonKeys, ScrollView, can_focus=True):
+class MemoryTable(ScrollView, can_focus=True):
     """One row per memory, a header line, and a row cursor."""
 
     DEFAULT_CSS = """
@@ -87,6 +87,7 @@ class MemoryTable(PersonKeys, ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        apply_person_keys(self)
         self._shown: list[Memory] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, tuple[Memory, tuple[Text, ...]]] = {}

@@ -14,7 +14,7 @@ from oda_tui.dialogs import ConflictDialog
 from oda_tui.state.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
 from oda_tui.state.review_state import ENV_VAR
 from store import GLOBAL, Memory, MemoryStore
-from tests.support.app import settle, started, static_text, wait_until
+from tests.support.app import closed, settle, started, static_text, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -60,7 +60,7 @@ async def test_an_exit_from_outside_keeps_the_dirty_draft(tmp_path: Path) -> Non
         await pilot.press("enter", "end", *" Mine.", "ctrl+t")  # ctrl+t: not bound in the editor
         assert screen.editor.is_dirty
         app.exit_from_outside()
-        await pilot.pause()
+        await closed(pilot)
     [draft] = kept_drafts(root).drafts
     assert (draft.scope, draft.memory_id) == (GLOBAL, first.id)
     assert (draft.title, draft.text, draft.enabled) == (first.title, first.text + " Mine.", True)
@@ -79,7 +79,7 @@ async def test_a_new_memory_not_yet_saved_is_kept_too(tmp_path: Path) -> None:
         await started(pilot)
         await pilot.press("n", *"Tea", "enter", *"Green, no sugar.")
         app.exit_from_outside()
-        await pilot.pause()
+        await closed(pilot)
     [draft] = kept_drafts(root).drafts
     assert (draft.memory_id, draft.title, draft.text, draft.base_hash) == (
         None,
@@ -96,14 +96,14 @@ async def test_nothing_is_kept_without_edits_or_on_a_quit_the_person_chose(tmp_p
     async with app.run_test(size=(120, 40)) as pilot:
         await started(pilot)
         app.exit_from_outside()  # a clean editor
-        await pilot.pause()
+        await closed(pilot)
     assert kept_drafts(root).drafts == []
     app = OdaApp(root, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await started(pilot)
         await pilot.press("enter", *"More", "ctrl+q", "y")  # quit without saving
-        await pilot.pause()
-        assert not app.is_running and screen.editor.is_dirty
+        await closed(pilot)
+        assert screen.editor.is_dirty
     assert kept_drafts(root).drafts == []
     assert not drafts_dir().exists() or not list(drafts_dir().iterdir())
 
@@ -268,7 +268,7 @@ async def test_a_draft_kept_again_replaces_the_one_offered(tmp_path: Path) -> No
         await wait_until(pilot, lambda: screen.editor.orphan, "the draft")
         await pilot.press("end", *" More.")
         app.exit_from_outside()
-        await pilot.pause()
+        await closed(pilot)
     [draft] = kept_drafts(root).drafts
     assert not path.exists()
     assert (draft.memory_id, draft.text) == (None, "Draft. More.")
@@ -354,8 +354,7 @@ async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: P
         screen = await started(pilot)
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         await pilot.press("ctrl+q", "y")  # the person chose: quit without saving
-        await pilot.pause()
-        assert not app.is_running
+        await closed(pilot)
     assert not path.exists()
     assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
 

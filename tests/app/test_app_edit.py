@@ -12,7 +12,16 @@ from oda_tui.dialogs.quit import QuitDialog
 from oda_tui.text.format import count
 from oda_tui.widgets.token_meter import TokenMeter
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, memory_file, settle, started, static_text, wait_until, write_raw
+from tests.support.app import (
+    cell_text,
+    closed,
+    memory_file,
+    settle,
+    started,
+    static_text,
+    wait_until,
+    write_raw,
+)
 
 
 def make_store(root: Path) -> MemoryStore:
@@ -90,10 +99,10 @@ async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(tmp_path
         screen = await started(pilot)
         editor = screen.editor
         editor.title_input.focus()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.focused is editor.title_input, "the title to have the focus")
         long_title = "x" * 130
         editor.title_input.value = long_title
-        await pilot.pause()
+        await wait_until(pilot, lambda: editor.validation == expected, "the title's check")
         # Live, as the person types: the store's message word for word and a red counter.
         assert editor.validation == expected
         assert str(editor.query_one("#title-count").content) == "130/120"
@@ -332,12 +341,12 @@ async def test_leaving_unsaved_edits_asks_first(tmp_path: Path) -> None:
         await pilot.press("down")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("escape")  # keep editing
-        await pilot.pause()
+        await wait_until(pilot, lambda: not isinstance(app.screen, ConfirmDialog), "the question to close")
         assert screen.table.current_id == first.id
         assert screen.editor.memory_id == first.id and screen.editor.is_dirty
         await pilot.press("down")
         await pilot.press("y")  # discard
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the next memory to open")
         assert screen.editor.memory_id == second.id and not screen.editor.is_dirty
         assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
 
@@ -353,8 +362,7 @@ async def test_quit_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
         await pilot.press("escape")
         assert app.is_running and screen.editor.is_dirty
         await pilot.press("ctrl+q", "y")
-        await pilot.pause()
-        assert not app.is_running
+        await closed(pilot)
 
 
 async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
@@ -367,14 +375,13 @@ async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
         detail, browse = screen.query_one("#detail"), screen.query_one("#browse")
         assert browse.display and not detail.display
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.focused is screen.editor.text_area, "the editor")
         assert detail.display and not browse.display
-        assert screen.focused is screen.editor.text_area
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.focused is screen.table, "the list")
         assert browse.display and not detail.display
         await pilot.press("p")
-        await pilot.pause()
+        await wait_until(pilot, lambda: bool(detail.display), "the chat preview")
         assert detail.display
         assert static_text(screen.query_one("#preview-text")).startswith("# Memory")
 
@@ -442,11 +449,12 @@ async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tm
         assert screen.scopes.outer_size.width <= 4  # a strip: its border and a column
         assert screen.table.outer_size.width >= 55  # the room goes to the titles
         screen.scopes.focus()
-        await pilot.pause()
-        assert screen.scopes.outer_size.width == 22
+        await wait_until(pilot, lambda: screen.scopes.outer_size.width == 22, "the scopes pane to open")
         screen.table.focus()
         await pilot.resize_terminal(120, 40)
-        await pilot.pause()
+        await wait_until(
+            pilot, lambda: app.size.width == 120 and not screen.has_class("-narrow"), "the resize"
+        )
         assert screen.scopes.outer_size.width == 22  # wide enough: the pane is back for good
 
 
@@ -459,15 +467,16 @@ async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) ->
     async with app.run_test(size=(60, 20)) as pilot:
         screen = await started(pilot)
         await pilot.press("enter")  # narrow: the editor takes the whole window
-        for size in [(120, 40), (160, 50), (64, 40), (130, 40)]:
-            await pilot.resize_terminal(*size)
-            await pilot.pause()
-            await pilot.pause()
+
+        def shown() -> str:
             region = screen.editor.text_area.content_region
             strips = app.screen._compositor.render_strips()
-            shown = [strips[y].text[region.x : region.right] for y in range(region.y, region.bottom)]
+            return " ".join(strips[y].text[region.x : region.right] for y in range(region.y, region.bottom))
+
+        for size in [(120, 40), (160, 50), (64, 40), (130, 40)]:
+            await pilot.resize_terminal(*size)
             # Every word shown whole inside the text area: nothing clipped at its edge.
-            assert " ".join(" ".join(shown).split()) == text, size
+            await wait_until(pilot, lambda: " ".join(shown().split()) == text, f"the text reflowed at {size}")
 
 
 async def test_a_notice_at_80x24_leaves_the_list_and_the_meter_readable(tmp_path: Path) -> None:

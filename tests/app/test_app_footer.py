@@ -8,6 +8,7 @@ import pytest
 from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
+from oda_tui.keys.actions import BY_ID
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
 from tests.support.app import settle, started
@@ -60,8 +61,20 @@ async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path
         await settle(pilot)
         wide = list(footer_keys(app))
         # At 200 columns the keys that used to be hidden are there, in the registry's order.
-        assert {"review", "problems", "deleted", "duplicates", "copy_to", "move_to"} <= set(wide)
-        assert wide.index("new_memory") < wide.index("history") < wide.index("help") < wide.index("deleted")
+        review, problems, deleted, duplicates, history, copy, move = (
+            BY_ID[i].action
+            for i in (
+                "view.review",
+                "view.problems",
+                "view.deleted",
+                "view.duplicates",
+                "memory.history",
+                "memory.copy",
+                "memory.move",
+            )
+        )
+        assert {review, problems, deleted, duplicates, copy, move} <= set(wide)
+        assert wide.index("new_memory") < wide.index(history) < wide.index("help") < wide.index(deleted)
         for width in (80, 120):
             await pilot.resize_terminal(width, 40)
             await settle(pilot)

@@ -10,7 +10,7 @@ from oda_tui.app import OdaApp
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, static_text
+from tests.support.app import poll_until, settle, started, static_text, wait_until
 
 
 def test_word_diff_groups_a_reworded_sentence() -> None:
@@ -45,7 +45,11 @@ async def test_history_restore_and_undo(tmp_path: Path) -> None:
         assert history.versions[0].source == "undo"
         # Restore the first version.
         await pilot.press("end")
-        await pilot.pause()
+        await wait_until(
+            pilot,
+            lambda: "First" in history.query_one("#version-diff").content.plain,
+            "the oldest version's diff",
+        )
         assert history.versions[options.highlighted].text == "First text."
         diff = history.query_one("#version-diff").content
         assert "Second" in diff.plain and "First" in diff.plain
@@ -78,8 +82,7 @@ async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_
         with app.session.lock:  # the undo waits for the store while the person leaves
             await pilot.press("u")
             await pilot.press("escape")
-            await pilot.pause()
-            assert app.screen is screen
+            await poll_until(pilot, lambda: app.screen is screen, "the main screen")
         await settle(pilot)
         assert MemoryStore(root).get(GLOBAL, memory.id).text == "First text."
         assert screen.editor.text_area.text == "First text."

@@ -9,15 +9,14 @@ from textual.command import CommandPalette
 from oda_tui.app import OdaApp
 from oda_tui.screens.help import HelpScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started
+from tests.support.app import settle, started, wait_until
 
 
 async def wait_for_palette_results(pilot, palette: CommandPalette) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot)
-    for _ in range(100):
-        await pilot.pause(0.02)
-        if palette.query("CommandList").first().option_count:
-            return
+    await wait_until(
+        pilot, lambda: palette.query("CommandList").first().option_count > 0, "the palette's results"
+    )
 
 
 async def test_palette_runs_an_action(tmp_path: Path) -> None:
@@ -29,8 +28,7 @@ async def test_palette_runs_an_action(tmp_path: Path) -> None:
         await pilot.press(*"help: every key")
         await wait_for_palette_results(pilot, app.screen)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
 
 
 async def test_palette_jumps_to_a_memory_in_another_scope(tmp_path: Path) -> None:

@@ -48,12 +48,12 @@ async def test_hostile_titles_show_literally_and_do_nothing(tmp_path: Path, size
             assert (title if size[0] >= 120 else title[:14]) in shown
         # Clicking the title that would be a quit link in markup does nothing.
         await pilot.click("#memories", offset=(8, 2))
-        await pilot.pause()
+        await settle(pilot)  # the click handled: had it been a link, the app would be closing
         assert app.is_running
         assert screen.table.current_id == memories[0].id
         # The editor shows the title and text as typed.
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.focused is screen.editor.text_area, "the editor")
         assert screen.editor.title_input.value == "[@click=app.quit]x[/]"
         assert screen.editor.text_area.text == HOSTILE_TEXT
         assert "[@click=app.quit]x[/]" in static_text(screen.editor.query_one("#editor-heading"))

@@ -13,11 +13,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from textual.screen import Screen
+from textual.widgets import OptionList, Static
 
 import store.memory_store
 from oda_tui.app import OdaApp
+from oda_tui.screens.help import HelpScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, write_raw
+from tests.support.app import settle, started, wait_until, write_raw
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -51,8 +54,22 @@ def fixed_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 async def _loaded(pilot) -> None:  # type: ignore[no-untyped-def]
-    await started(pilot)
+    """The store read, the hygiene marks shown, and no cursor blinking: a snapshot taken a
+    moment later, on a busy machine, draws the same."""
+    screen = await started(pilot)
+    await wait_until(pilot, lambda: pilot.app.session.marks.latest is not None, "the hygiene marks")
+    for field in screen.query("Input, TextArea"):
+        field.cursor_blink = False
     await settle(pilot)
+
+
+def shows_second(screen: Screen[None], options: str, head: str) -> bool:
+    """The second row of a sub-screen's list is highlighted and shown beside it."""
+    listed = screen.query_one(options, OptionList)
+    if listed.highlighted != 1:
+        return False
+    first_line = str(listed.get_option_at_index(1).prompt).splitlines()[0]
+    return first_line.split("  ")[0].strip() in str(screen.query_one(head, Static).content)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -67,6 +84,10 @@ def test_history(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None
         await pilot.press("h")
         await settle(pilot)
         await pilot.press("down")
+        history = pilot.app.screen
+        await wait_until(
+            pilot, lambda: shows_second(history, "#versions", "#version-head"), "the older version"
+        )
 
     assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_history)
 
@@ -86,7 +107,7 @@ def test_help(snap_compare, fixed_store: Path, size: tuple[int, int]) -> None:  
     async def open_help(pilot) -> None:  # type: ignore[no-untyped-def]
         await _loaded(pilot)
         await pilot.press("f1")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), "the help")
 
     assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_help)
 
@@ -98,7 +119,10 @@ def test_frontmatter_as_yaml(snap_compare, fixed_store: Path, size: tuple[int, i
         await pilot.press("down", "down", "enter", "f2")  # the agent's memory: every field
         await settle(pilot)
         await pilot.press("down", "end", "backspace")  # "enabled: tru": named at once
-        await pilot.pause()
+        view = pilot.app.main_screen.editor.frontmatter
+        await wait_until(
+            pilot, lambda: "enabled: tru" in view.area.text.splitlines() and bool(view.problem), "the message"
+        )
 
     assert snap_compare(OdaApp(fixed_store, watch=False), terminal_size=size, run_before=open_block)
 
@@ -141,5 +165,9 @@ def test_review(snap_compare, hygiene_store: Path) -> None:  # type: ignore[no-u
         await pilot.press("r")
         await settle(pilot)
         await pilot.press("down")
+        review = pilot.app.screen
+        await wait_until(
+            pilot, lambda: shows_second(review, "#review-list", "#review-head"), "the second memory"
+        )
 
     assert snap_compare(OdaApp(hygiene_store, watch=False), terminal_size=(80, 24), run_before=open_review)

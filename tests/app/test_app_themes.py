@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from oda_tui.app import OdaApp
-from oda_tui.config.theming import bundled_theme_dirs, load_themes, parse_theme
-from tests.support.app import started
+from oda_tui.config.theming import bundled_theme_dirs, load_themes, parse_theme, saved_theme
+from tests.support.app import started, wait_until
 
 
 def test_bundled_themes_are_valid() -> None:
@@ -43,7 +43,7 @@ async def test_theme_choice_survives_a_restart(tmp_path: Path, monkeypatch: pyte
         assert {"oda-dusk", "oda-paper", "my-own"} <= set(app.available_themes)
         assert "Theme skipped: bad.yaml: the theme needs a name" in [n.message for n in app._notifications]
         app.theme = "oda-paper"
-        await pilot.pause()
+        await wait_until(pilot, lambda: saved_theme() == "oda-paper", "the theme to be remembered")
     again = OdaApp(tmp_path / "oda", watch=False)
     async with again.run_test(size=(80, 24)) as pilot:
         await started(pilot)

@@ -13,21 +13,18 @@ def memory(title: str = "Tea", text: str = "Prefers green tea.", enabled: bool =
 
 
 def test_a_new_draft_is_unsaved_once_something_is_typed_and_names_its_scope() -> None:
-    draft = Draft()
-    assert not draft.has_memory and not draft.differs("anything", False, "typed")
-    draft.start_new("web")
+    assert not Draft().has_memory and not Draft().differs("anything", False, "typed")
+    draft = Draft.new("web")
     assert draft.has_memory and draft.memory_id is None
     assert not draft.differs("  ", True, "\n")
     assert draft.differs("Tea", True, "") and draft.differs("", True, "green")
     assert draft.display_title("") == "New memory" and draft.display_title("Tea") == "Tea"
     assert draft.heading() == "New memory in web"
-    draft.start_new(None)
-    assert draft.heading() == "New memory in Global"
+    assert Draft.new(None).heading() == "New memory in Global"
 
 
 def test_an_open_memory_differs_by_title_switch_or_text() -> None:
-    draft = Draft()
-    draft.open(memory())
+    draft = Draft.of(memory())
     assert draft.memory_id == "0000000a" and draft.scope == "web" and not draft.is_new
     assert not draft.differs("Tea", True, "Prefers green tea.")
     assert draft.differs("Coffee", True, "Prefers green tea.")
@@ -37,8 +34,7 @@ def test_an_open_memory_differs_by_title_switch_or_text() -> None:
 
 
 def test_what_is_saved_keeps_the_files_control_characters_unless_edited_away() -> None:
-    draft = Draft()
-    draft.open(memory(title="Bell\x07", text="Line\x1bend"))
+    draft = Draft.of(memory(title="Bell\x07", text="Line\x1bend"))
     shown_title, shown_text = clean_line("Bell\x07"), clean_block("Line\x1bend")
     assert shown_title != "Bell\x07" and shown_text != "Line\x1bend"  # shown as pictures
     assert draft.outgoing_title(shown_title) == "Bell\x07"
@@ -49,22 +45,18 @@ def test_what_is_saved_keeps_the_files_control_characters_unless_edited_away() -
 
 
 def test_a_memory_deleted_on_disk_keeps_its_scope_and_is_saved_as_new() -> None:
-    draft = Draft()
-    draft.open(memory())
-    draft.save_error = "refused"
-    draft.orphaned()
+    draft = Draft.of(memory()).refused("refused").orphaned()
     assert draft.is_new and draft.orphan and draft.memory is None and draft.scope == "web"
     assert draft.heading() == "web · deleted on disk; saving creates it again"
     assert draft.meta() == "new · saved by you"
-    draft.close()
-    assert not draft.has_memory and not draft.orphan and draft.save_error is None
-    assert draft.heading() == ""
+    closed = Draft()
+    assert not closed.has_memory and not closed.orphan and closed.save_error is None
+    assert closed.heading() == ""
 
 
 def test_opening_a_memory_drops_the_last_refusal_and_says_who_saved_it() -> None:
-    draft = Draft()
-    draft.start_new("web")
-    draft.save_error = "A memory needs a title."
-    draft.open(memory())
+    refused = Draft.new("web").refused("A memory needs a title.")
+    assert refused.save_error == "A memory needs a title."
+    draft = Draft.of(memory())
     assert draft.save_error is None and not draft.orphan
     assert draft.meta().startswith("saved by the agent · sessionId — · created ")

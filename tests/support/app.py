@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tempfile
 from collections.abc import Callable
@@ -23,7 +24,7 @@ os.environ.setdefault("ODA_TUI_STATE", tempfile.mkdtemp(prefix="oda-tui-state-")
 glyphs.use_ascii(False)
 
 # Bounded polling, never a timed assertion: each step yields to the app for a moment.
-MAX_POLLS = 400
+MAX_POLLS = 1500
 POLL_S = 0.02
 
 
@@ -56,6 +57,27 @@ async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], what: st
                 return
         await pilot.pause(POLL_S)
     raise AssertionError(f"timed out waiting for: {what}")
+
+
+async def poll_until(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    """Poll until ``condition`` holds without waiting for the workers (for a test that holds the
+    store lock, which they wait for), else fail naming ``what``."""
+    for _ in range(MAX_POLLS):
+        if condition():
+            return
+        await pilot.pause(POLL_S)
+    raise AssertionError(f"timed out waiting for: {what}")
+
+
+async def closed(pilot: Pilot[None]) -> None:
+    """Wait until the app has stopped running (after its exit was asked for); the app has no
+    screen left to pause on, so this polls the event loop itself."""
+    app = pilot.app
+    for _ in range(MAX_POLLS):
+        if not app.is_running:
+            return
+        await asyncio.sleep(POLL_S)
+    raise AssertionError("the app did not close")
 
 
 async def started(pilot: Pilot[None]) -> MainScreen:

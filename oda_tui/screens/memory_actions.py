@@ -1,0 +1,74 @@
+"""What the main screen's keys do to the memory they act on, outside the editor: turn it on or
+off, delete it after asking, open it in the person's own editor (copy and move are ``moving``).
+The action registry names each; this module is imported when first used, not before the first
+frame."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from store import scope_label
+
+from ..session.outcomes import Deleted, Operation, simple
+from ..text.safe import clean_line
+
+if TYPE_CHECKING:
+    from store.model import Memory
+
+    from .main import MainScreen
+
+
+def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
+    """Turn ``memory`` on or off."""
+    if memory is None:
+        screen.notify("There is no memory here to turn on or off.", markup=False)
+        return
+    screen.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
+
+
+def delete_memory(screen: MainScreen, memory: Memory | None) -> None:
+    """Delete ``memory``, after a confirmation."""
+    from ..dialogs.confirm import ConfirmDialog
+
+    if memory is None:
+        screen.notify("There is no memory here to delete.", markup=False)
+        return
+
+    def answered(yes: bool | None) -> None:
+        if yes:
+            delete = Operation(
+                lambda store: store.delete(memory.scope, memory.id), lambda _r: Deleted(memory.title)
+            )
+            screen.session.run(delete, reply_to=screen)
+
+    detail = "It moves to Recently deleted, where you can restore it."
+    if screen.editor.memory_id == memory.id and screen.editor.is_dirty:
+        detail += " Your unsaved edits to it are lost."
+    screen.app.push_screen(
+        ConfirmDialog(
+            f"Delete “{clean_line(memory.title)}” from {scope_label(memory.scope)}?",
+            yes="Delete",
+            no="Cancel",
+            detail=detail,
+        ),
+        answered,
+    )
+
+
+def edit_outside(screen: MainScreen, memory: Memory | None) -> None:
+    """Open ``memory``'s file in $VISUAL or $EDITOR; it is read again on return."""
+    from ..external_editor import open_in_editor
+
+    if memory is None:
+        screen.notify("There is no memory here to open.", markup=False)
+        return
+
+    def edit() -> None:
+        if screen.editor.memory_id == memory.id:
+            screen.editor.revert()
+        error = open_in_editor(screen.app, memory.path)
+        if error:
+            screen.notify(error, severity="warning", markup=False)
+        screen.session.run(simple(lambda store: store.refresh([memory.path])), reply_to=screen)
+
+    screen.detail.guard(edit)

@@ -1,0 +1,78 @@
+"""The hygiene marks: which memories are duplicates (flagged in the list) and how many wait for
+review (counted in the summary). The session reads them in a worker after each new picture of
+the store and publishes them on ``read`` (a Textual ``Signal``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from textual.signal import Signal
+from textual.timer import Timer
+
+from store.model import Scope
+
+if TYPE_CHECKING:
+    from .session import StoreSession
+
+#: While the disk is busy, the marks are read once it has been quiet this long.
+MARKS_QUIET_S = 0.3
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Which memories are duplicates, by scope, and how many wait for review."""
+
+    duplicates: Mapping[Scope, frozenset[str]] = field(default_factory=lambda: MappingProxyType({}))
+    to_review: int = 0
+
+
+class HygieneMarks:
+    """Reads the marks for the session; ``latest`` holds the last ones read (None before the
+    first reading)."""
+
+    def __init__(self, session: StoreSession) -> None:
+        self._session = session
+        #: Every new reading of the marks, on the UI thread.
+        self.read: Signal[Marks] = Signal(session.app, "marks-read")
+        self.latest: Marks | None = None
+        self._timer: Timer | None = None
+        self._started = False
+
+    def schedule(self) -> None:
+        """Read the marks after the frame that shows the list, and while the disk is busy, only
+        once it has been quiet for a moment: they are hints, and must never delay a change."""
+        app = self._session.app
+        if not self._started:
+            self._started = True
+            app.call_after_refresh(self._start)
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = app.set_timer(MARKS_QUIET_S, self._start)
+
+    def _start(self) -> None:
+        self._session.app.run_worker(
+            self._read, thread=True, group="marks", exclusive=True, exit_on_error=False
+        )
+
+    def _read(self) -> None:
+        """Find the duplicate groups (the store caches them) and count the reviews."""
+        from ..state.hygiene import duplicate_ids  # not needed for the first frame
+        from ..state.review_state import pending_review
+
+        session = self._session
+        with session.lock:
+            groups = session.store.duplicates()  # quick: the store memoises the normalised texts
+        # Reviews read history files only, so the lock (which outside changes wait for) is free.
+        try:
+            to_review = len(pending_review(session.store))
+        except OSError:
+            to_review = 0
+        session.app.call_later(self._publish, Marks(duplicate_ids(groups), to_review))
+
+    def _publish(self, marks: Marks) -> None:
+        self.latest = marks
+        self.read.publish(marks)
