@@ -130,7 +130,7 @@ ACTIONS: tuple[Action, ...] = (
     on_memory("memory.editor", "Open in $EDITOR", "e", "memory_actions:edit_outside",
            palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     # Everywhere: a key no text field takes.
-    Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, show=False, priority=True),
+    Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, priority=True),
     # The memory list.
     Action("memory.edit", "choose", "Edit", "enter", Place.LIST),
     Action("list.up", "cursor(-1)", "Up", "up", Place.LIST, show=False),

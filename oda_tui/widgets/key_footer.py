@@ -23,20 +23,34 @@ def key_width(key: FooterKey) -> int:
     return cell_len(key.key_display) + cell_len(key.description) + 3
 
 
+#: Keys shown whatever the width: a person can always find help and a way out.
+ALWAYS_SHOWN = frozenset({"help", "quit"})
+
+
 def fitting(widgets: Iterable[Widget], width: int) -> list[Widget]:
-    """The widgets of a footer that fit in ``width`` columns: keys in order until one does not
-    fit (the rest are left out whole, never cut), and the palette's key."""
-    budget = width - PALETTE_ROOM
-    kept: list[Widget] = []
+    """The widgets of a footer that fit in ``width`` columns: Help and Quit first, then the other
+    keys in order until one does not fit (the rest are left out whole, never cut), and the
+    palette's key; they keep the order they were given in."""
+    widgets = list(widgets)
+    keys = [w for w in widgets if isinstance(w, FooterKey) and not w.has_class("-command-palette")]
+    # One key for each of Help and Quit: the first that works here (in the editor ``q`` types,
+    # so Ctrl+Q is the one shown).
+    always: dict[str, FooterKey] = {}
+    for key in sorted(keys, key=lambda k: k.disabled):
+        if key.action in ALWAYS_SHOWN:
+            always.setdefault(key.action, key)
+    left_out = {id(k) for k in keys if k.action in ALWAYS_SHOWN and always[k.action] is not k}
+    budget = width - PALETTE_ROOM - sum(key_width(k) for k in always.values())
     full = False
-    for widget in widgets:
-        if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
-            full = full or key_width(widget) > budget
-            if full:
-                continue
-            budget -= key_width(widget)
-        kept.append(widget)
-    return kept
+    for key in keys:
+        if key.action in ALWAYS_SHOWN:
+            continue
+        full = full or key_width(key) > budget
+        if full:
+            left_out.add(id(key))
+        else:
+            budget -= key_width(key)
+    return [w for w in widgets if id(w) not in left_out]
 
 
 def shown_keys(screen: Screen[Any]) -> tuple[tuple[object, ...], ...]:

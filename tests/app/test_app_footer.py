@@ -80,10 +80,35 @@ async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path
             await settle(pilot)
             keys = list(footer_keys(app))
             assert keys[-1] == wide[-1] == "command_palette"
-            assert keys[:-1] == wide[: len(keys) - 1]  # the first ones, in the same order
+            # Help and Quit always; the others are the first ones; all in the same order.
+            assert {"help", "quit"} <= set(keys)
+            assert keys == [k for k in wide if k in keys]
+            others = [k for k in keys[:-1] if k not in ("help", "quit")]
+            assert others == [k for k in wide[:-1] if k not in ("help", "quit")][: len(others)]
             footer = app.main_screen.query_one(KeyFooter)
             shown = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
             # Every key shown whole, none cut by the palette's key at the right.
             palette = footer.query_one(".-command-palette")
             assert all(k.region.right <= palette.region.x for k in shown)
             assert len(shown) < len(wide) - 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_help_and_a_way_out_are_always_in_the_footer(tmp_path: Path, size: tuple[int, int]) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Text.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=size) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        footer = app.main_screen.query_one(KeyFooter)
+
+        def shown() -> dict[str, str]:
+            return {k.action: k.key_display for k in footer.query(FooterKey) if not k.disabled}
+
+        assert shown()["help"] == "?" and shown()["quit"] == "q"
+        # In the editor q and ? type: the footer offers the keys that still work there.
+        screen.editor.text_area.focus()
+        await settle(pilot)
+        assert shown()["help"] == "f1" and shown()["quit"] == "^q"
+        assert [k.action for k in footer.query(FooterKey)].count("quit") == 1
