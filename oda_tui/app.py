@@ -59,9 +59,11 @@ class OdaApp(App[None]):
         super().__init__()
         self.session = StoreSession(self, Path(root), workspace, watch=watch, first_read=first_read)
         self.start_workspace = workspace
+        #: Set when an unexpected error ended the app: the one line the person reads.
+        self.crash_line: str | None = None
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
-        # Before any screen is made: each applies the keymap to its own bindings (PersonKeys).
+        # Before any screen is made: each applies the keymap to its own bindings (apply_person_keys).
         loaded = load_keymap()
         if loaded.keymap:
             self.set_keymap(loaded.keymap)
@@ -143,6 +145,21 @@ class OdaApp(App[None]):
         except Exception:  # nothing may stop the exit; the draft is lost only if it cannot be written
             pass
         self.exit()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error ends the app (Textual's way, exit code 1), but the editor's draft is
+        kept first and the terminal gets one line saying where the traceback was written."""
+        try:
+            kept = self.main_screen.drafts.keep_now() is not None
+        except Exception:  # the error may be in the very screen: the line still goes out
+            kept = False
+        from .state.crash_log import crash_line, write_crash_log
+
+        log = write_crash_log(error)
+        super()._handle_exception(error)
+        # Not Textual's traceback: the command line writes this one line once the screen is restored.
+        self._exit_renderables.clear()
+        self.crash_line = clean_line(crash_line(error, log, kept))
 
     def on_dirty_changed(self, message: DirtyChanged) -> None:
         # The editor's edits were saved or dropped: so is a draft offered back at start.

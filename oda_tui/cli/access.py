@@ -10,13 +10,9 @@ from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
 from store.layout import is_valid_id, is_valid_key
 
 from ..config.paths import ENV_VAR, resolve_root, root_problem
-from .errors import CommandError
+from .errors import BAD_KEY, CommandError
 from .output import note
 
-BAD_KEY = (
-    'The workspace key "{key}" is not valid: use letters, digits, dots, underscores and hyphens, '
-    "beginning with a letter or digit, at most 255 characters."
-)
 UNKNOWN_ID = 'No memory has the id "{id}" {where}; {listing} shows the ids.'
 AMBIGUOUS = 'The id "{id}" is in more than one scope ({scopes}); choose one with --global or --workspace KEY.'
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 OK = 0
 FOUND = 1
 REFUSED = 2
+#: A ``--workspace`` value that is not a valid key, for the subcommands and the bare command alike.
+BAD_KEY = (
+    'The workspace key "{key}" is not valid: use letters, digits, dots, underscores and hyphens, '
+    "beginning with a letter or digit, at most 255 characters."
+)
 
 
 class CommandError(Exception):

@@ -13,8 +13,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from store.layout import is_valid_key
+
 from ..config.paths import resolve_root, root_problem
 from . import subcommands
+from .errors import BAD_KEY
 from .parser import Parser
 
 # Options of the bare command that take a value: skipped when looking for a subcommand.
@@ -90,6 +93,11 @@ def app_parser() -> argparse.ArgumentParser:
 def open_app(args: list[str]) -> int:
     """Open the full-screen app on the store (or on a new demo store)."""
     options = app_parser().parse_args(args)
+    if options.workspace is not None and not is_valid_key(options.workspace):
+        from .output import visible  # the message quotes what was typed, control bytes too
+
+        sys.stderr.write(visible(BAD_KEY.format(key=options.workspace)) + "\n")
+        return _REFUSED
     if options.demo:
         return _open_demo(options.workspace)
     root = resolve_root(options.root)
@@ -118,7 +126,13 @@ def _run_app(root: Path, workspace: str | None, cleanup: Callable[[], None] | No
         app.run()
     finally:
         guard.cleanup_now()
-    return guard.exit_code()
+    if app.crash_line is not None:
+        try:
+            sys.stderr.write(app.crash_line + "\n")
+        except OSError:  # the terminal is gone
+            pass
+    # A signal or a lost terminal says how it ended; else an unexpected error makes it non-zero.
+    return guard.exit_code() or (app.return_code or 0)
 
 
 def _open_demo(workspace: str | None) -> int:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..keys.actions import Place
-from ..keys.bindings import apply_person_keys, bindings
+from ..keys.bindings import bindings
 from ..text.safe import clean_block
+from .dialog import Dialog
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(Dialog[bool]):
     """Ask before something that loses work; the question may quote user text safely."""
 
     CSS_PATH = "dialogs.tcss"
@@ -28,7 +28,6 @@ class ConfirmDialog(ModalScreen[bool]):
         detail: str = "",
     ) -> None:
         super().__init__()
-        apply_person_keys(self)
         self.question = question
         self.detail = detail
         self.yes_label = yes

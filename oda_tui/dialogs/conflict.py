@@ -7,13 +7,13 @@ from typing import Literal
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..keys.actions import Place
-from ..keys.bindings import apply_person_keys, bindings
+from ..keys.bindings import bindings
 from ..text.diffing import word_diff
 from ..text.safe import clean_line
+from .dialog import Dialog
 
 Choice = Literal["theirs", "mine"]
 
@@ -32,7 +32,7 @@ def side_diff(theirs: tuple[str, str], mine: tuple[str, str]) -> Text:
     return text
 
 
-class ConflictDialog(ModalScreen[Choice]):
+class ConflictDialog(Dialog[Choice]):
     """Offer "Reload theirs" or "Keep mine"; dismisses with "theirs" or "mine"."""
 
     CSS_PATH = "dialogs.tcss"
@@ -43,7 +43,6 @@ class ConflictDialog(ModalScreen[Choice]):
     ) -> None:
         """``theirs`` and ``mine`` are (title, text) on disk and in the editor: their diff is shown."""
         super().__init__()
-        apply_person_keys(self)
         self.memory_title = title
         self.theirs = theirs
         self.mine = mine

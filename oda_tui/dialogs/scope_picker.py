@@ -5,7 +5,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -13,8 +12,9 @@ from store import is_valid_key, scope_label
 from store.model import Scope
 
 from ..keys.actions import Place
-from ..keys.bindings import apply_person_keys, bindings
+from ..keys.bindings import bindings
 from ..text.safe import clean_line
+from .dialog import Dialog
 
 # Not valid workspace keys, so they cannot clash with one.
 GLOBAL_ID = ":global"
@@ -25,7 +25,7 @@ KEY_RULE = (
 )
 
 
-class ScopePicker(ModalScreen[tuple[Scope] | None]):
+class ScopePicker(Dialog[tuple[Scope] | None]):
     """Dismisses with ``(scope,)`` for the chosen scope, or None when cancelled; the last choice,
     "New workspace…", asks for a key (its folder is made by the store when the memory arrives)."""
 
@@ -34,7 +34,6 @@ class ScopePicker(ModalScreen[tuple[Scope] | None]):
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
-        apply_person_keys(self)
         self.question = question
         self.scopes = scopes
 

@@ -39,6 +39,8 @@ class Snapshot:
     chat_tokens: Mapping[Scope, int]
     settings_problems: tuple[str, ...] = ()
     ignored_count: int = 0
+    #: A workspace listed before its folder exists (``--workspace``), else None.
+    not_yet: Scope = None
 
     def workspaces(self) -> list[str]:
         """The workspace keys, sorted."""
@@ -74,8 +76,10 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
     ``include`` names a workspace to list even before its folder exists (``--workspace``).
     """
     keys = list(store.workspaces())
+    not_yet: Scope = None
     if include is not None and include not in keys and _valid_workspace(store, include):
         keys.append(include)
+        not_yet = include
     problems = tuple(store.problems())
     for problem in problems:
         if problem.scope is not None and problem.scope not in keys:
@@ -105,6 +109,7 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
         chat_tokens=tokens,
         settings_problems=tuple(store.settings_problems()),
         ignored_count=len(store.ignored()),
+        not_yet=not_yet,
     )
 
 

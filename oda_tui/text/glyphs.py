@@ -49,8 +49,17 @@ def terminal_is_ascii(environ: Mapping[str, str] | None = None) -> bool:
         return False
     if env.get("TERM", "").lower().startswith(_ASCII_TERMS):
         return True
-    encoding = locale.getpreferredencoding(False).lower().replace("-", "").replace("_", "")
-    return encoding not in ("utf8", "utf16", "utf32")
+    # The locale the person set, in POSIX order: Python's UTF-8 mode reports UTF-8 under
+    # LC_ALL=C whatever the terminal can show, so the variables are read themselves.
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return not _names_utf8(value.rpartition(".")[2]) or value in ("C", "POSIX")
+    return not _names_utf8(locale.getpreferredencoding(False))
+
+
+def _names_utf8(encoding: str) -> bool:
+    return encoding.split("@")[0].lower().replace("-", "").replace("_", "") in ("utf8", "utf16", "utf32")
 
 
 _ascii = terminal_is_ascii()

@@ -27,6 +27,13 @@ def test_which_terminals_get_ascii() -> None:
     assert terminal_is_ascii({"TERM": "linux", "LANG": "C.UTF-8"})
     assert not terminal_is_ascii({"TERM": "xterm-256color", "ODA_TUI_ASCII": "0"})
     assert terminal_is_ascii({"TERM": "xterm-256color", "ODA_TUI_ASCII": "1"})
+    # The locale the person set, whatever Python's UTF-8 mode says.
+    assert terminal_is_ascii({"TERM": "xterm-256color", "LC_ALL": "C", "LANG": "en_US.UTF-8"})
+    assert terminal_is_ascii({"TERM": "xterm-256color", "LANG": "POSIX"})
+    assert terminal_is_ascii({"TERM": "xterm-256color", "LC_CTYPE": "en_US.ISO-8859-1"})
+    assert not terminal_is_ascii({"TERM": "xterm-256color", "LC_ALL": "C.UTF-8"})
+    assert not terminal_is_ascii({"TERM": "xterm-256color", "LANG": "de_DE.utf8@euro"})
+    assert not terminal_is_ascii({"TERM": "xterm-256color", "LC_CTYPE": "en_US.UTF-8", "LANG": "C"})
 
 
 async def test_no_symbol_the_linux_console_lacks_is_drawn(tmp_path: Path, ascii_terminal: None) -> None:

@@ -18,6 +18,9 @@ import json, sys, types
 from pathlib import Path
 
 class OdaApp:
+    crash_line = None
+    return_code = 0
+
     def __init__(self, root, workspace=None, *, first_read=None):
         self.root = Path(root)
         self.first_read = first_read

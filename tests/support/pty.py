@@ -49,12 +49,15 @@ class PtyProcess:
         *,
         controlling: bool = True,
         size: tuple[int, int] = (100, 30),
+        script: str | None = None,
     ) -> None:
+        """``script``, when given, is run with ``python -c`` instead of ``-m oda_tui`` (with
+        ``args`` as its ``sys.argv[1:]``): a test's own way in to the real process."""
         self._master, slave = os.openpty()
         columns, lines = size
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", lines, columns, 0, 0))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "oda_tui", *args],
+            [sys.executable, *(["-c", script] if script is not None else ["-m", "oda_tui"]), *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,

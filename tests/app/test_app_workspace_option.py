@@ -1,0 +1,33 @@
+"""``--workspace``: a key that is not valid is refused as the subcommands refuse it; one that
+does not exist yet is said."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oda_tui.app import OdaApp
+from store import GLOBAL, MemoryStore
+from tests.support.app import started, wait_until
+from tests.support.cli import run_cli
+
+
+def test_a_workspace_key_that_is_not_valid_is_refused_before_the_app_opens(tmp_path: Path) -> None:
+    for key in ("bad key", "../../x"):
+        result = run_cli("--root", tmp_path / "oda", "--workspace", key)
+        assert result.code == 2
+        assert result.err == (
+            f'The workspace key "{key}" is not valid: use letters, digits, dots, underscores and '
+            "hyphens, beginning with a letter or digit, at most 255 characters.\n"
+        )
+    assert not (tmp_path / "oda").exists()
+
+
+async def test_a_workspace_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "T", "text")
+    app = OdaApp(root, "nope", watch=False)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await started(pilot)
+        await wait_until(pilot, lambda: bool(app._notifications), "the notice")
+        [note] = list(app._notifications)
+        assert note.message == "There is no workspace “nope” yet: the first memory saved in it creates it."
