@@ -171,6 +171,15 @@ class OdaApp(App[None]):
     def on_open_memory(self, message: OpenMemory) -> None:
         self.main_screen.jump_to(message.scope, message.memory_id)
 
+    def action_command_palette(self) -> None:
+        """Show the command palette (with F1 for its keys)."""
+        from textual.command import CommandPalette
+
+        from .keys.palette_screen import OdaCommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(OdaCommandPalette())
+
     def on_unmount(self) -> None:
         self.session.stop()
 

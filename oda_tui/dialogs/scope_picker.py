@@ -14,6 +14,7 @@ from store.model import Scope
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..text.safe import clean_line
+from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
 
 # Not valid workspace keys, so they cannot clash with one.
@@ -31,6 +32,7 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.PICKER)
+    HELP_PLACES = (Place.PICKER,)
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
@@ -48,6 +50,7 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
             )
             yield Input(id="new-key", placeholder="the new workspace's key, then Enter")
             yield Static("", id="new-key-problem", markup=False)
+        yield KeyFooter()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
