@@ -216,6 +216,13 @@ MAIN_HELP = (
     Place.PALETTE,
 )
 
+
+def needs_memory(action_id: str) -> bool:
+    """True when the action acts on a memory (so does nothing where there is none)."""
+    action = BY_ID[action_id]
+    return action.acts is not None or (action.opens is not None and action.opens.for_memory is not None)
+
+
 #: Every binding id a keymap may name.
 ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)
 

@@ -19,7 +19,11 @@ if TYPE_CHECKING:
 
 
 def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
-    """Turn ``memory`` on or off."""
+    """Turn ``memory`` on or off; in the editor's form, flip its switch instead: one of the
+    edits, saved with them (Ctrl+S), as Space on the switch is."""
+    if screen.in_editor_form():
+        screen.editor.switch.toggle()
+        return
     if memory is None:
         screen.notify("There is no memory here to turn on or off.", markup=False)
         return
