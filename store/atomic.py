@@ -55,7 +55,7 @@ def write_temp(
 
 
 def write_atomic(
-    path: Path, data: bytes, *, durable: bool = True, root: Path | None = None
+    path: Path, data: bytes, *, durable: bool = True, root: Path | None = None, mode: int = 0o600
 ) -> os.stat_result:
     """Replace ``path`` with ``data`` all at once (mode 0600) and return the new file's stat.
 
@@ -63,6 +63,7 @@ def write_atomic(
     skips the fsyncs (for caches: still never torn, but a crash may lose the new content).
     With ``root`` (the store's), every folder from it to ``path`` must be a real folder, not a
     link (``safe_io.Unsafe`` otherwise): the one check every write of the store passes.
+    ``mode``: the new file's permissions (a file outside the store keeps its own).
     """
     folder = path.parent
     if root is not None:
@@ -72,6 +73,8 @@ def write_atomic(
     tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
+        if mode != 0o600:
+            os.fchmod(fd, mode)
         view = memoryview(data)
         while view:
             written = os.write(fd, view)

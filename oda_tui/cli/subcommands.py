@@ -19,6 +19,8 @@ MODULES = {
     "history": "history",
     "context": "context",
     "export": "export",
+    "sync": "sync",
+    "import": "importing",
     "mcp": "mcp",
 }
 NAMES = frozenset(MODULES)

@@ -1,5 +1,5 @@
-"""Command palette (Ctrl+P): the registry's actions of the main screen, every scope, and a jump
-to any memory by title."""
+"""Command palette (Ctrl+P): the registry's actions of the main screen, the sync of the
+assistant files, every scope, and a jump to any memory by title."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.markup import escape
 
 from store import scope_label
 
+from ..session.assistant_sync import sync_assistant_files
 from ..text.safe import clean_line
 from .actions import Action
 from .bindings import current_keys, palette_actions
@@ -78,6 +79,16 @@ class OdaCommands(Provider):
             (a.palette or a.label, partial(screen.run_action, a.action), self._hint(a))
             for a in palette_actions()
         ]
+        label = scope_label(screen.scope)
+        commands.append(
+            (
+                "Sync assistant files (AGENTS.md, CLAUDE.md…)",
+                partial(sync_assistant_files, self.oda.session, screen.scope),
+                escape(
+                    f"What a chat in {label} receives, into this folder's files that hold a managed block"
+                ),
+            )
+        )
         snapshot = screen.snapshot
         if snapshot is not None:
             for summary in snapshot.scopes:

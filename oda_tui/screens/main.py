@@ -168,13 +168,6 @@ class MainScreen(Screen[None]):
         if state.initial:
             # The list first: the editor opens its memory in the frame after the list's.
             self.call_after_refresh(self._follow, state)
-            if state.snapshot.not_yet is not None:
-                self.notify(
-                    f"There is no workspace “{state.snapshot.not_yet}” yet: "
-                    "the first memory saved in it creates it.",
-                    markup=False,
-                    timeout=10,
-                )
         else:
             self._follow(state)
 

@@ -131,4 +131,6 @@ def empty_scope_hint(snapshot: Snapshot, scope: Scope) -> str:
             f"No memories in {label}: its only files are {files}, not sent to chats. "
             "Press ! to see and fix them, or n to add a memory."
         )
+    if scope is not None and scope == snapshot.not_yet:
+        return f"There is no workspace “{scope}” yet: the first memory saved in it creates it. Press n to add one."
     return f"No memories in {label} yet. Press n to add one."

@@ -23,8 +23,9 @@ def key_width(key: FooterKey) -> int:
     return cell_len(key.key_display) + cell_len(key.description) + 3
 
 
-#: Keys shown whatever the width: a person can always find help and a way out.
-ALWAYS_SHOWN = frozenset({"help", "quit"})
+#: Keys shown whatever the width: Save while there is something to save, and help and a way
+#: out (Back where there is one, and Quit on the main screen).
+ALWAYS_SHOWN = frozenset({"save", "help", "back", "close", "quit"})
 
 
 def fitting(widgets: Iterable[Widget], width: int) -> list[Widget]:
@@ -32,6 +33,8 @@ def fitting(widgets: Iterable[Widget], width: int) -> list[Widget]:
     keys in order until one does not fit (the rest are left out whole, never cut), and the
     palette's key; they keep the order they were given in."""
     widgets = list(widgets)
+    if any(isinstance(w, FooterKey) and w.action == "close" for w in widgets):
+        widgets = _without_quit(widgets)  # a sub-screen: its q goes back, Ctrl+Q is noise
     keys = [w for w in widgets if isinstance(w, FooterKey) and not w.has_class("-command-palette")]
     # One key for each of Help and Quit: the first that works here (in the editor ``q`` types,
     # so Ctrl+Q is the one shown).
@@ -51,6 +54,10 @@ def fitting(widgets: Iterable[Widget], width: int) -> list[Widget]:
         else:
             budget -= key_width(key)
     return [w for w in widgets if id(w) not in left_out]
+
+
+def _without_quit(widgets: list[Widget]) -> list[Widget]:
+    return [w for w in widgets if not (isinstance(w, FooterKey) and w.action == "quit")]
 
 
 def shown_keys(screen: Screen[Any]) -> tuple[tuple[object, ...], ...]:

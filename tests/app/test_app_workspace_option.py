@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from oda_tui.app import OdaApp
 from store import GLOBAL, MemoryStore
-from tests.support.app import started, wait_until
+from tests.support.app import started, static_text, wait_until
 from tests.support.cli import run_cli
 
 
@@ -26,8 +28,10 @@ async def test_a_workspace_that_does_not_exist_yet_is_said(tmp_path: Path) -> No
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "T", "text")
     app = OdaApp(root, "nope", watch=False)
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await started(pilot)
-        await wait_until(pilot, lambda: bool(app._notifications), "the notice")
-        [note] = list(app._notifications)
-        assert note.message == "There is no workspace “nope” yet: the first memory saved in it creates it."
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await started(pilot)
+        hint = screen.query_one("#list-empty", Static)
+        await wait_until(pilot, lambda: "nope" in static_text(hint), "the empty list's hint")
+        assert static_text(hint) == (
+            "There is no workspace “nope” yet: the first memory saved in it creates it. Press n to add one."
+        )

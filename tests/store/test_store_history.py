@@ -251,4 +251,6 @@ def test_only_a_json_true_marks_a_deleted_problem_file(store: MemoryStore, root:
         meta_path.write_text(json.dumps(meta))
         [gone] = store.deleted(GLOBAL)
         assert gone.problem is problem, written
-        assert gone.text == ("" if problem else "its text")
+        # A problem file shows the file as it was (frontmatter and all), a memory its text.
+        raw = (meta_path.parent / "deleted.md").read_text()
+        assert gone.text == (raw if problem else "its text")
