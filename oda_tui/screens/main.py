@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.events import DescendantFocus
+from textual.events import DescendantFocus, Resize
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Header, Input
@@ -330,6 +330,13 @@ class MainScreen(Screen[None]):
     def _show_detail(self, tab: str) -> None:
         self.detail.active = tab
         self.set_class(True, "-detail")
+
+    def on_resize(self, event: Resize) -> None:
+        # Narrowed to one pane at a time while the focus is in the list: show the list, not the
+        # detail pane (the focus would be on a hidden widget, so nowhere, and no key would work).
+        if self.has_class("-narrow") and self.has_class("-detail") and self.detail_ready:
+            if not self.detail.contains(self.focused):
+                self.set_class(False, "-detail")
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         self.set_class(self.detail_ready and self.detail.contains(event.widget), "-detail")

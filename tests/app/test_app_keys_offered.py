@@ -96,3 +96,19 @@ async def test_a_key_pressed_before_the_editor_pane_is_kept(
         await wait_until(
             pilot, lambda: isinstance(app.screen, HistoryScreen), "History, once the pane is there"
         )
+
+
+async def test_narrowing_with_the_preview_open_keeps_the_focus_on_screen(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "One", "Its text.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("p")  # the chat preview beside the list, the focus in the list
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: screen.has_class("-narrow"), "one pane at a time")
+        focused = app.focused
+        assert focused is screen.table and focused.display and screen.browse.display
+        await pilot.press("enter")  # the keys work: Enter opens the editor
+        await wait_until(pilot, lambda: app.focused is screen.editor.text_area, "the editor")
