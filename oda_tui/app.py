@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import ModalScreen
 
 from .config.keymap import load_keymap
@@ -21,7 +22,9 @@ from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import ascii_key, ascii_only
 from .text.safe import clean_line
+from .widgets.ascii_drawing import draw_ascii
 from .widgets.editor_messages import DirtyChanged
+from .widgets.title_bar import title_line
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -63,6 +66,7 @@ class OdaApp(App[None]):
         self.crash_line: str | None = None
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
+        draw_ascii(ascii_only())
         # Before any screen is made: each applies the keymap to its own bindings (apply_person_keys).
         loaded = load_keymap()
         if loaded.keymap:
@@ -83,6 +87,10 @@ class OdaApp(App[None]):
         """Keys as Textual shows them, or in words where the terminal lacks the symbols."""
         shown = super().get_key_display(binding)
         return ascii_key(shown) if ascii_only() else shown
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's line, fitted to the width (see ``widgets.title_bar``)."""
+        return title_line(title, sub_title, self.size.width)
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.
