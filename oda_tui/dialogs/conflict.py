@@ -11,7 +11,8 @@ from textual.widgets import Button, Static
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..text.diffing import word_diff
+from ..text.diffing import colourless, word_diff
+from ..text.glyphs import app_words
 from ..text.safe import clean_line
 from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
@@ -65,7 +66,9 @@ class ConflictDialog(Dialog[Choice]):
             )
             if self.theirs is not None and self.mine is not None:
                 yield Static(
-                    "From theirs to yours (red: only on disk, green: only in your edits):",
+                    app_words("From theirs to yours ([-…-]: only on disk, {+…+}: only in your edits):")
+                    if colourless()
+                    else "From theirs to yours (red: only on disk, green: only in your edits):",
                     markup=False,
                     classes="dialog-detail",
                 )
