@@ -23,7 +23,7 @@ from textual.widgets import Header, Input
 
 from store.model import Memory, Scope
 
-from ..keys.actions import BY_ID, MAIN_HELP, Place, needs_memory
+from ..keys.actions import BY_ID, MAIN_HELP, Place
 from ..keys.bindings import apply_person_keys, bindings
 from ..session.access import session_of
 from ..session.outcomes import Created, Deleted, Done, Refused
@@ -38,6 +38,7 @@ from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
+from .key_policy import offered, until_pane
 
 if TYPE_CHECKING:
     from ..widgets.editor import MemoryEditor
@@ -71,8 +72,6 @@ class MainScreen(Screen[None]):
         self._detail_mount: DetailMount | None = None
         self._waiting: StoreState | None = None
         self._waiting_preview: PreviewState | None = None
-        #: What keys pressed before the pane was mounted asked for, done once it is.
-        self._keys_before_pane: list[Callable[[], None]] = []
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
 
     @property
@@ -142,8 +141,7 @@ class MainScreen(Screen[None]):
             if self._waiting_preview is not None:
                 self._preview_read(self._waiting_preview)
             self._waiting = self._waiting_preview = None
-            kept, self._keys_before_pane = self._keys_before_pane, []
-            for run in kept:
+            for run in self._detail_mount.kept_keys() if self._detail_mount else ():
                 run()
 
     # -- following the store ---------------------------------------------------------------
@@ -228,9 +226,8 @@ class MainScreen(Screen[None]):
         self.detail.guard(self._open_current_row, self._back_to_open_memory)
 
     @on(MemoryTable.MemoryChosen)
+    @until_pane
     def _memory_chosen(self, message: MemoryTable.MemoryChosen) -> None:
-        if self._kept_for_pane(lambda: self._memory_chosen(message)):
-            return
 
         def open_and_edit() -> None:
             if message.memory_id != self.editor.memory_id:
@@ -286,46 +283,13 @@ class MainScreen(Screen[None]):
         else:
             self.detail.guard(go)
 
-    # -- key policy -----------------------------------------------------------------------------
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A printable key is not even offered while a text field has the focus: the field
-        # consumes it (see keys.bindings); every other key keeps working there.
-        focused = self.focused
-        if action == "filter":
-            # Textual does not know ``slash`` as the character ``/``: ask the field itself.
-            return focused is None or not focused.check_consume_key("slash", "/")
-        if not self.detail_ready:
-            # Before the detail pane: nothing to save yet; the other keys are kept until it is
-            # there (``_kept_for_pane``).
-            return action not in ("save", "revert", "back")
-        if action in ("save", "revert"):
-            # Shown only while there is something to save, so the Footer fits 80 columns.
-            return self.editor.is_dirty or (self.editor.is_new and self.detail.contains(focused))
-        if action == "back":
-            filtering = bool(self.browse.filter_words)
-            return self.detail.contains(focused) or focused is self.browse.filter_input or filtering
-        if action in ("on_memory", "open_screen") and parameters:
-            # Offered only when there is a memory to act on (an empty store or filter has none).
-            return not needs_memory(str(parameters[0])) or self.in_editor_form() or self._target() is not None
-        return True
+        return offered(self, action, parameters)
 
-    def in_editor_form(self) -> bool:
-        """True when the focus is in the editor's form, open on a memory or a new one."""
-        editor = self.editor
-        return (
-            self.detail.active == "tab-editor"
-            and self.detail.contains(self.focused)
-            and (editor.memory is not None or editor.is_new)
-        )
-
-    def _kept_for_pane(self, run: Callable[[], None]) -> bool:
-        """Before the detail pane is mounted, keep ``run`` (what a key asked for) to be done once
-        it is (True); False when the pane is there and the caller goes on at once."""
-        if self.detail_ready:
-            return False
-        self._keys_before_pane.append(run)
-        return True
+    def keep_for_pane(self, run: Callable[[], None]) -> None:
+        """Keep what a key pressed before the detail pane is mounted asked for, until it is."""
+        assert self._detail_mount is not None
+        self._detail_mount.keep_key(run)
 
     def _show_detail(self, tab: str) -> None:
         self.detail.active = tab
@@ -341,7 +305,7 @@ class MainScreen(Screen[None]):
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         self.set_class(self.detail_ready and self.detail.contains(event.widget), "-detail")
 
-    def _target(self) -> Memory | None:
+    def target(self) -> Memory | None:
         """The memory a key acts on: the open one in the editor, else the one under the cursor."""
         if self.detail_ready and self.detail.contains(self.focused) and self.editor.memory is not None:
             return self.editor.memory
@@ -349,10 +313,9 @@ class MainScreen(Screen[None]):
 
     # -- actions --------------------------------------------------------------------------------
 
+    @until_pane
     def action_new_memory(self) -> None:
         """Start a new memory in the selected scope."""
-        if self._kept_for_pane(self.action_new_memory):
-            return
 
         def start() -> None:
             self.editor.start_new(self.scope)
@@ -366,10 +329,9 @@ class MainScreen(Screen[None]):
         self.set_class(False, "-detail")
         self.browse.show_filter()
 
+    @until_pane
     def action_preview(self) -> None:
         """Show what a chat in the selected scope receives."""
-        if self._kept_for_pane(self.action_preview):
-            return
         detail = self.detail
         narrow = self.has_class("-narrow")
         if detail.active == "tab-preview" and (not narrow or self.has_class("-detail")):
@@ -404,30 +366,28 @@ class MainScreen(Screen[None]):
         self.set_class(False, "-detail")
         self.table.focus()
 
+    @until_pane
     def action_open_screen(self, action_id: str) -> None:
         """Open the screen the registry's action names (for the memory a key acts on, if it
         needs one); its module is imported the first time."""
-        if self._kept_for_pane(lambda: self.action_open_screen(action_id)):
-            return
         opens = BY_ID[action_id].opens
         assert opens is not None
         screen_class = getattr(import_module(opens.module), opens.name)
         if opens.for_memory is None:
             self.app.push_screen(screen_class())
-        elif (memory := self._target()) is None:
+        elif (memory := self.target()) is None:
             self.notify(opens.for_memory, markup=False)
         else:
             self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
 
+    @until_pane
     def action_on_memory(self, action_id: str) -> None:
         """Do what the registry's action does to the memory a key acts on (its module is imported
         the first time)."""
-        if self._kept_for_pane(lambda: self.action_on_memory(action_id)):
-            return
         acts = BY_ID[action_id].acts
         assert acts is not None
         module, name = acts.split(":")
-        getattr(import_module(f"{__package__}.{module}"), name)(self, self._target())
+        getattr(import_module(f"{__package__}.{module}"), name)(self, self.target())
 
     def action_help(self) -> None:
         """Show every key."""

@@ -11,6 +11,7 @@ from store import scope_label
 
 from ..session.outcomes import Deleted, Operation, simple
 from ..text.safe import clean_line
+from .key_policy import in_editor_form
 
 if TYPE_CHECKING:
     from store.model import Memory
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
     """Turn ``memory`` on or off; in the editor's form, flip its switch instead: one of the
     edits, saved with them (Ctrl+S), as Space on the switch is."""
-    if screen.in_editor_form():
+    if in_editor_form(screen):
         screen.editor.switch.toggle()
         return
     if memory is None:
