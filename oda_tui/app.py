@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.app import App
 from textual.binding import Binding, Keymap
+from textual.content import Content
 
 from .config.keymap import load_keymap
 from .config.theming import load_themes, save_theme, saved_theme
@@ -21,7 +22,9 @@ from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import ascii_key, ascii_only
 from .text.safe import clean_line
+from .widgets.ascii_drawing import draw_ascii
 from .widgets.editor_messages import DirtyChanged
+from .widgets.title_bar import title_line
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -68,6 +71,7 @@ class OdaApp(App[None]):
         self.crash_line: str | None = None
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
+        draw_ascii(ascii_only())
         # Before any screen is made: each applies the keymap to its own bindings (apply_person_keys).
         loaded = load_keymap()
         self.person_keymap: dict[str, str] = {}
@@ -96,6 +100,10 @@ class OdaApp(App[None]):
         """Keys as Textual shows them, or in words where the terminal lacks the symbols."""
         shown = super().get_key_display(binding)
         return ascii_key(shown) if ascii_only() else shown
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's line, fitted to the width (see ``widgets.title_bar``)."""
+        return title_line(title, sub_title, self.size.width)
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.
@@ -186,6 +194,15 @@ class OdaApp(App[None]):
 
     def on_open_memory(self, message: OpenMemory) -> None:
         self.main_screen.jump_to(message.scope, message.memory_id)
+
+    def action_command_palette(self) -> None:
+        """Show the command palette (with F1 for its keys)."""
+        from textual.command import CommandPalette
+
+        from .keys.palette_screen import OdaCommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(OdaCommandPalette())
 
     def on_unmount(self) -> None:
         self.session.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
@@ -9,6 +11,7 @@ from textual.widgets import Button, Static
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..text.safe import clean_block
+from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
 
 
@@ -17,6 +20,7 @@ class ConfirmDialog(Dialog[bool]):
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.DIALOG)
+    HELP_PLACES: ClassVar[tuple[Place, ...]] = (Place.DIALOG,)
 
     def __init__(
         self,
@@ -33,6 +37,7 @@ class ConfirmDialog(Dialog[bool]):
         self.yes_label = yes
         self.no_label = no
         self.danger = danger
+        self.name_keys({"dialog.yes": yes, "dialog.no": no})
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -40,12 +45,11 @@ class ConfirmDialog(Dialog[bool]):
             if self.detail:
                 yield Static(clean_block(self.detail), markup=False, classes="dialog-detail")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(
-                    self.yes_label,
-                    id="yes",
-                    variant="error" if self.danger else "primary",
+                yield self.button(
+                    self.yes_label, "dialog.yes", id="yes", variant="error" if self.danger else "primary"
                 )
-                yield Button(self.no_label, id="no")
+                yield self.button(self.no_label, "dialog.no", id="no")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         # The safe choice has the focus, so a stray Enter does not lose anything.

@@ -11,8 +11,10 @@ from textual.widgets import Button, Static
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..text.diffing import word_diff
+from ..text.diffing import colourless, word_diff
+from ..text.glyphs import app_words
 from ..text.safe import clean_line
+from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
 
 Choice = Literal["theirs", "mine"]
@@ -37,6 +39,7 @@ class ConflictDialog(Dialog[Choice]):
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.CONFLICT)
+    HELP_PLACES = (Place.CONFLICT,)
 
     def __init__(
         self, title: str, *, theirs: tuple[str, str] | None = None, mine: tuple[str, str] | None = None
@@ -63,15 +66,18 @@ class ConflictDialog(Dialog[Choice]):
             )
             if self.theirs is not None and self.mine is not None:
                 yield Static(
-                    "From theirs to yours (red: only on disk, green: only in your edits):",
+                    app_words("From theirs to yours ([-…-]: only on disk, {+…+}: only in your edits):")
+                    if colourless()
+                    else "From theirs to yours (red: only on disk, green: only in your edits):",
                     markup=False,
                     classes="dialog-detail",
                 )
                 with VerticalScroll(id="conflict-diff"):
                     yield Static(side_diff(self.theirs, self.mine), id="conflict-diff-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Reload theirs", id="theirs", variant="warning")
-                yield Button("Keep mine", id="mine", variant="primary")
+                yield self.button("Reload theirs", "conflict.theirs", id="theirs", variant="warning")
+                yield self.button("Keep mine", "conflict.mine", id="mine", variant="primary")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#mine", Button).focus()

@@ -15,11 +15,12 @@ QuitAnswer = str | bool
 class QuitDialog(ConfirmDialog):
     """A confirmation with a third, first button: "Save and quit" (``s``)."""
 
-    BINDINGS = bindings(Place.DIALOG) + bindings(Place.QUIT)
+    BINDINGS = bindings(Place.QUIT)
+    HELP_PLACES = (Place.QUIT, Place.DIALOG)
 
     def on_mount(self) -> None:
         buttons = self.query_one(".dialog-buttons")
-        buttons.mount(Button("Save and quit", id="save", variant="primary"), before=0)
+        buttons.mount(self.button("Save and quit", "quit.save", id="save", variant="primary"), before=0)
         super().on_mount()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -13,7 +13,9 @@ from store.model import Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings
+from ..text.glyphs import glyph
 from ..text.safe import clean_line
+from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
 
 # Not valid workspace keys, so they cannot clash with one.
@@ -31,6 +33,7 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.PICKER)
+    HELP_PLACES = (Place.PICKER,)
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
@@ -42,12 +45,13 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
             yield Static(clean_line(self.question), markup=False, classes="dialog-question")
             yield OptionList(
                 *(Option(Text(scope_label(s)), id=GLOBAL_ID if s is None else s) for s in self.scopes),
-                Option(Text("New workspace…", style="italic"), id=NEW_ID),
+                Option(Text(f"New workspace{glyph('more')}", style="italic"), id=NEW_ID),
                 id="scope-choices",
                 markup=False,
             )
             yield Input(id="new-key", placeholder="the new workspace's key, then Enter")
             yield Static("", id="new-key-problem", markup=False)
+        yield KeyFooter()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

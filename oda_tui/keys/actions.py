@@ -28,7 +28,9 @@ class Place(Enum):
     REVIEW = "In Review"
     SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
     HELP = "In this help"
-    DIALOG = "In dialogs"
+    DIALOG = "In a question (yes or no)"
+    EVERY_DIALOG = "In every dialog"
+    PALETTE = "In the command palette"
     QUIT = "When quitting with unsaved edits"
     CONFLICT = "When a memory changed on disk"
     PICKER = "When choosing a scope"
@@ -163,18 +165,25 @@ ACTIONS: tuple[Action, ...] = (
     Action("screen.help", "help", "Help", "question_mark,f1", Place.SCREENS),
     Action("help.close", "dismiss", "Close help", "escape,q,question_mark,f1", Place.HELP),
     # Dialogs.
+    Action("dialog.help", "help", "Help", "question_mark,f1", Place.EVERY_DIALOG),
+    Action("dialog.yes", "confirm", "Yes", "y", Place.DIALOG),
+    Action("dialog.no", "cancel", "No", "n", Place.DIALOG),
     Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),
-    Action("dialog.yes", "confirm", "Yes", "y", Place.DIALOG, show=False),
-    Action("dialog.no", "cancel", "No", "n", Place.DIALOG, show=False),
-    Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT, show=False),
+    Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT),
     Action("conflict.theirs", "choose('theirs')", "Reload theirs", "r", Place.CONFLICT),
     Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
     Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),
+    Action("palette.help", "help", "Help", "f1", Place.PALETTE),
 )  # fmt: skip
 
 #: Keys Textual itself binds (the app, its text fields), listed in the help before a place's
 #: own actions; they have no binding id of ours to remap.
 BUILT_IN_KEYS: dict[Place, tuple[tuple[str, str], ...]] = {
+    Place.PALETTE: (
+        ("up,down", "Previous / next command"),
+        ("enter", "Run the command"),
+        ("escape", "Close the palette"),
+    ),
     Place.APP: (
         ("ctrl+p", "Command palette: actions, scopes, memories"),
         ("tab,shift+tab", "Next / previous pane or field"),
@@ -199,11 +208,20 @@ MAIN_HELP = (
     Place.DUPLICATES,
     Place.REVIEW,
     Place.SCREENS,
+    Place.EVERY_DIALOG,
     Place.DIALOG,
     Place.QUIT,
     Place.CONFLICT,
     Place.PICKER,
+    Place.PALETTE,
 )
+
+
+def needs_memory(action_id: str) -> bool:
+    """True when the action acts on a memory (so does nothing where there is none)."""
+    action = BY_ID[action_id]
+    return action.acts is not None or (action.opens is not None and action.opens.for_memory is not None)
+
 
 #: Every binding id a keymap may name.
 ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)

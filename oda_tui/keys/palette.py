@@ -15,6 +15,7 @@ from textual.markup import escape
 from store import scope_label
 
 from ..session.assistant_sync import sync_assistant_files
+from ..text.glyphs import glyph
 from ..text.safe import clean_line
 from .actions import Action
 from .bindings import current_keys, palette_actions, person_keymap
@@ -125,7 +126,7 @@ class OdaCommands(Provider):
         keys = current_keys(action, person_keymap(self.app))
         shown = " / ".join(dict.fromkeys(self.app.get_key_display(Binding(key, "")) for key in keys))
         shown = escape(shown)  # Textual reads the hint as markup; a remapped key may be "["
-        return f"{shown} · {action.hint}" if action.hint else shown
+        return f"{shown} {glyph('dot')} {action.hint}" if action.hint else shown
 
     async def search(self, query: str) -> AsyncIterator[Hit]:
         for name, callback, help_text in self._commands():

@@ -61,7 +61,7 @@ class BrowsePane(Horizontal):
     def on_mount(self) -> None:
         self.scopes.border_title = "Scopes"
         self.table.border_title = "Memories"
-        self.query_one("#list-empty", Static).update("Reading the memory folder…")
+        self.query_one("#list-empty", Static).update(f"Reading the memory folder{glyph('more')}")
         session_of(self).marks.read.subscribe(self, self._marks_read)
 
     @property
@@ -126,9 +126,9 @@ class BrowsePane(Horizontal):
         total = len(self.snapshot.memories.get(self.scope, ())) if self.snapshot else 0
         label = scope_label(self.scope)
         if self.filter_words:
-            table.border_title = f"Memories in {label} · {len(visible)} of {total} match"
+            table.border_title = f"Memories in {label} {glyph('dot')} {len(visible)} of {total} match"
         else:
-            table.border_title = f"Memories in {label} · {total}"
+            table.border_title = f"Memories in {label} {glyph('dot')} {total}"
         empty = self.query_one("#list-empty", Static)
         if not visible:
             if self.filter_words:
@@ -158,10 +158,11 @@ class BrowsePane(Horizontal):
         self.query_one(TokenMeter).show(tokens, self.snapshot.limits.chat_max_tokens, chat_scope, self.scope)
 
     def update_summary(self) -> None:
-        """Announce the store's one-line summary: the root, problems, and the marks."""
+        """Announce the store's one-line summary: problems and the marks, then the root (last:
+        the header cuts its end when it does not fit)."""
         if self.snapshot is None:
             return
-        parts = [self.root_label]
+        parts: list[str] = []
         problems = len(self.snapshot.problems)
         if problems:
             parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
@@ -171,7 +172,8 @@ class BrowsePane(Horizontal):
             parts.append(f"{self.marks.to_review} to review (press r)")
         if self.marks.duplicates:
             parts.append(f"duplicates {glyph('duplicate')} (press D)")
-        self.post_message(self.SummaryChanged(" · ".join(parts)))
+        parts.append(self.root_label)
+        self.post_message(self.SummaryChanged(f" {glyph('dot')} ".join(parts)))
 
     # -- moving ----------------------------------------------------------------------------
 

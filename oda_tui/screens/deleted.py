@@ -89,7 +89,7 @@ class DeletedScreen(SubScreen[DeletedRead]):
             if entry.problem:
                 prompt.append("  (a problem file)", style="yellow")
             prompt.append("\n")
-            prompt.append(f"{scope_label(entry.scope)} · {when(entry)}")
+            prompt.append(f"{scope_label(entry.scope)} {glyph('dot')} {when(entry)}")
             option_list.add_option(Option(prompt))
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)

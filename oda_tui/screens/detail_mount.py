@@ -34,6 +34,8 @@ class DetailMount:
         self._mounted = mounted
         #: What waits for the mount to end (an exit asked for meanwhile); None once it ended.
         self._after: list[Callable[[], None]] | None = []
+        #: What keys pressed before the pane was mounted asked for, done once it is.
+        self._keys: list[Callable[[], None]] = []
 
     def start(self) -> None:
         """Mount the pane after the next frame (call it before anything follows the store)."""
@@ -51,6 +53,15 @@ class DetailMount:
                 callback()
         if not waiting:
             self._mounted()
+
+    def keep_key(self, run: Callable[[], None]) -> None:
+        """Keep what a key asked for until the pane is mounted (``kept_keys``)."""
+        self._keys.append(run)
+
+    def kept_keys(self) -> list[Callable[[], None]]:
+        """What keys asked for before the pane was mounted, in order, handed over once."""
+        kept, self._keys = self._keys, []
+        return kept
 
     def after_mount(self, callback: Callable[[], None]) -> bool:
         """Run ``callback`` once the pane is mounted, if it is being mounted now (True); False

@@ -80,14 +80,18 @@ class DuplicatesScreen(SubScreen[list[Group]]):
         for g, group in enumerate(self.groups):
             heading = "Duplicates" if group.kind == "duplicate" else "Similar"
             style = "bold yellow" if group.kind == "duplicate" else "bold"
-            title = Text(f"{heading} · {group.where}", style=style, no_wrap=True, overflow="ellipsis")
+            title = Text(
+                f"{heading} {glyph('dot')} {group.where}", style=style, no_wrap=True, overflow="ellipsis"
+            )
             options.append(Option(title, disabled=True))
             self.rows.append(None)
             for m, memory in enumerate(group.members):
                 prompt = Text(no_wrap=True, overflow="ellipsis")
                 prompt.append("  ")
                 prompt.append(clean_line(memory.title) or "(no title)")
-                prompt.append(f"\n  {scope_label(memory.scope)} · {on_off(memory.enabled)}", style="dim")
+                prompt.append(
+                    f"\n  {scope_label(memory.scope)} {glyph('dot')} {on_off(memory.enabled)}", style="dim"
+                )
                 options.append(Option(prompt))
                 self.rows.append((g, m))
         # All at once: the list lays itself out once, not once per row (seconds for thousands).

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from ..keys.actions import Place
 from ..keys.bindings import HelpRow, apply_person_keys, bindings, help_sections, person_keymap
+from ..text.glyphs import app_words
 from ..widgets.key_footer import KeyFooter
 
 
@@ -48,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
                 table.add_column("What it does", ratio=1)
                 table.add_column("Binding id (for a keymap)", style="dim", no_wrap=True)
                 for keys, description, ident in rows:
-                    table.add_row(Text(keys), Text(description), Text(ident))
+                    table.add_row(Text(keys), Text(app_words(description)), Text(ident))
                 yield Static(table, classes="help-section")
         yield KeyFooter()
 

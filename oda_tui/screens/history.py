@@ -104,7 +104,7 @@ class HistoryScreen(SubScreen[HistoryRead]):
 
     def _show(self, version: Version) -> None:
         head = (
-            f"{full_moment(version.moment)} · {source_words(version.source)}\n"
+            f"{full_moment(version.moment)} {glyph('dot')} {source_words(version.source)}\n"
             f"Title: {clean_line(version.title)}\n"
         )
         current = self.memory

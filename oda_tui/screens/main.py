@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.events import DescendantFocus
+from textual.events import DescendantFocus, Resize
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Header, Input
@@ -38,6 +38,7 @@ from ..widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
+from .key_policy import offered, until_pane
 
 if TYPE_CHECKING:
     from ..widgets.editor import MemoryEditor
@@ -140,6 +141,8 @@ class MainScreen(Screen[None]):
             if self._waiting_preview is not None:
                 self._preview_read(self._waiting_preview)
             self._waiting = self._waiting_preview = None
+            for run in self._detail_mount.kept_keys() if self._detail_mount else ():
+                run()
 
     # -- following the store ---------------------------------------------------------------
 
@@ -223,9 +226,8 @@ class MainScreen(Screen[None]):
         self.detail.guard(self._open_current_row, self._back_to_open_memory)
 
     @on(MemoryTable.MemoryChosen)
+    @until_pane
     def _memory_chosen(self, message: MemoryTable.MemoryChosen) -> None:
-        if not self.detail_ready:
-            return
 
         def open_and_edit() -> None:
             if message.memory_id != self.editor.memory_id:
@@ -281,38 +283,37 @@ class MainScreen(Screen[None]):
         else:
             self.detail.guard(go)
 
-    # -- key policy -----------------------------------------------------------------------------
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A printable key is not even offered while a text field has the focus: the field
-        # consumes it (see keys.bindings); every other key keeps working there.
-        focused = self.focused
-        if not self.detail_ready:
-            # For the moment before the detail pane is there: only what needs no pane.
-            return action in ("quit", "help", "filter")
-        if action in ("save", "revert"):
-            # Shown only while there is something to save, so the Footer fits 80 columns.
-            return self.editor.is_dirty or (self.editor.is_new and self.detail.contains(focused))
-        if action == "back":
-            filtering = bool(self.browse.filter_words)
-            return self.detail.contains(focused) or focused is self.browse.filter_input or filtering
-        return True
+        return offered(self, action, parameters)
+
+    def keep_for_pane(self, run: Callable[[], None]) -> None:
+        """Keep what a key pressed before the detail pane is mounted asked for, until it is."""
+        assert self._detail_mount is not None
+        self._detail_mount.keep_key(run)
 
     def _show_detail(self, tab: str) -> None:
         self.detail.active = tab
         self.set_class(True, "-detail")
 
+    def on_resize(self, event: Resize) -> None:
+        # Narrowed to one pane at a time while the focus is in the list: show the list, not the
+        # detail pane (the focus would be on a hidden widget, so nowhere, and no key would work).
+        if self.has_class("-narrow") and self.has_class("-detail") and self.detail_ready:
+            if not self.detail.contains(self.focused):
+                self.set_class(False, "-detail")
+
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         self.set_class(self.detail_ready and self.detail.contains(event.widget), "-detail")
 
-    def _target(self) -> Memory | None:
+    def target(self) -> Memory | None:
         """The memory a key acts on: the open one in the editor, else the one under the cursor."""
-        if self.detail.contains(self.focused) and self.editor.memory is not None:
+        if self.detail_ready and self.detail.contains(self.focused) and self.editor.memory is not None:
             return self.editor.memory
         return self.browse.current()
 
     # -- actions --------------------------------------------------------------------------------
 
+    @until_pane
     def action_new_memory(self) -> None:
         """Start a new memory in the selected scope."""
 
@@ -328,6 +329,7 @@ class MainScreen(Screen[None]):
         self.set_class(False, "-detail")
         self.browse.show_filter()
 
+    @until_pane
     def action_preview(self) -> None:
         """Show what a chat in the selected scope receives."""
         detail = self.detail
@@ -364,6 +366,7 @@ class MainScreen(Screen[None]):
         self.set_class(False, "-detail")
         self.table.focus()
 
+    @until_pane
     def action_open_screen(self, action_id: str) -> None:
         """Open the screen the registry's action names (for the memory a key acts on, if it
         needs one); its module is imported the first time."""
@@ -372,18 +375,19 @@ class MainScreen(Screen[None]):
         screen_class = getattr(import_module(opens.module), opens.name)
         if opens.for_memory is None:
             self.app.push_screen(screen_class())
-        elif (memory := self._target()) is None:
+        elif (memory := self.target()) is None:
             self.notify(opens.for_memory, markup=False)
         else:
             self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
 
+    @until_pane
     def action_on_memory(self, action_id: str) -> None:
         """Do what the registry's action does to the memory a key acts on (its module is imported
         the first time)."""
         acts = BY_ID[action_id].acts
         assert acts is not None
         module, name = acts.split(":")
-        getattr(import_module(f"{__package__}.{module}"), name)(self, self._target())
+        getattr(import_module(f"{__package__}.{module}"), name)(self, self.target())
 
     def action_help(self) -> None:
         """Show every key."""

@@ -11,6 +11,7 @@ from store import scope_label
 
 from ..session.outcomes import Deleted, Operation, simple
 from ..text.safe import clean_line
+from .key_policy import in_editor_form
 
 if TYPE_CHECKING:
     from store.model import Memory
@@ -19,7 +20,11 @@ if TYPE_CHECKING:
 
 
 def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
-    """Turn ``memory`` on or off."""
+    """Turn ``memory`` on or off; in the editor's form, flip its switch instead: one of the
+    edits, saved with them (Ctrl+S), as Space on the switch is."""
+    if in_editor_form(screen):
+        screen.editor.switch.toggle()
+        return
     if memory is None:
         screen.notify("There is no memory here to turn on or off.", markup=False)
         return

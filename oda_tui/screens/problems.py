@@ -114,7 +114,7 @@ class ProblemsScreen(SubScreen[list[Entry]]):
             option_list.add_option(Option(prompt))
         warnings = any(e.kind == "secret" for e in self.entries)
         option_list.border_title = (
-            f"Problems · {glyph('secret')} warnings" if warnings else "Not used as memories"
+            f"Problems {glyph('dot')} {glyph('secret')} warnings" if warnings else "Not used as memories"
         )
         if self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)

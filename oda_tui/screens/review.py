@@ -86,11 +86,11 @@ class ReviewScreen(SubScreen[ReviewRead]):
             prompt = Text(no_wrap=True, overflow="ellipsis")
             prompt.append(clean_line(item.memory.title) or "(no title)", style="bold")
             happened = "deleted" if item.deleted_by_agent else "new" if item.created_by_agent else "changed"
-            off = "" if item.memory.enabled else " · off"
-            prompt.append(f"\n{scope_label(item.memory.scope)} · {happened}{off}", style="dim")
+            off = "" if item.memory.enabled else f" {glyph('dot')} off"
+            prompt.append(f"\n{scope_label(item.memory.scope)} {glyph('dot')} {happened}{off}", style="dim")
             option_list.add_option(Option(prompt))
         count = len(self.items)
-        option_list.border_title = f"To review · {count}"
+        option_list.border_title = f"To review {glyph('dot')} {count}"
         if self.items:
             option_list.highlighted = min(keep, count - 1)
             self._show(self.items[option_list.highlighted])

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from .glyphs import glyph
+
 
 def local_moment(moment: datetime | None, *, now: datetime | None = None) -> str:
     """A compact local time: "14:05" today, "Mar 03" this year, else "23-03-03"."""
     if moment is None:
-        return "—"
+        return glyph("dash")
     local = moment.astimezone() if moment.tzinfo else moment
     now = now or datetime.now(local.tzinfo)
     if local.date() == now.date():
@@ -21,7 +23,7 @@ def local_moment(moment: datetime | None, *, now: datetime | None = None) -> str
 def full_moment(moment: datetime | None) -> str:
     """A full local time for the editor's read-only fields."""
     if moment is None:
-        return "—"
+        return glyph("dash")
     local = moment.astimezone() if moment.tzinfo else moment
     return local.strftime("%Y-%m-%d %H:%M:%S")
 

@@ -21,6 +21,9 @@ UNICODE: Mapping[str, str] = {
     "secret": "✱",
     "draft": "●",
     "ignored": "·",
+    "dot": "·",
+    "dash": "—",
+    "more": "…",
 }
 
 ASCII: Mapping[str, str] = {
@@ -33,6 +36,9 @@ ASCII: Mapping[str, str] = {
     "secret": "$",
     "draft": "*",
     "ignored": "-",
+    "dot": "-",
+    "dash": "-",
+    "more": "...",
 }
 
 # Terminals known to lack the symbols above whatever the locale says.
@@ -79,6 +85,14 @@ def ascii_only() -> bool:
 def glyph(name: str) -> str:
     """The symbol called ``name`` in the set in use."""
     return (ASCII if _ascii else UNICODE)[name]
+
+
+def app_words(text: str) -> str:
+    """The app's own words (never user text) with their ``·``, ``—`` and ``…`` in the set in use."""
+    if _ascii:
+        for name in ("dot", "dash", "more"):
+            text = text.replace(UNICODE[name], ASCII[name])
+    return text
 
 
 # Textual's key symbols, in words.

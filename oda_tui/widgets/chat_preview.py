@@ -42,7 +42,7 @@ class ChatPreview(VerticalScroll):
     def show(self, scope: Scope, text: str, tokens: int) -> None:
         """Show what a chat for ``scope`` receives; nothing repaints when it is unchanged."""
         where = "outside any workspace" if scope is None else f"in {scope_label(scope)}"
-        head = f"What a chat {where} receives · {glyph('about')} {count(tokens)} tokens"
+        head = f"What a chat {where} receives {glyph('dot')} {glyph('about')} {count(tokens)} tokens"
         self.query_one("#preview-head", Static).update(head)
         if text != self.text or not self.text:
             body = clean_block(text) if text else "(nothing: no memory is turned on here)"

@@ -20,6 +20,7 @@ from store.model import Memory, Scope
 from ..keys.actions import Place
 from ..keys.bindings import apply_person_keys, bindings
 from ..text.format import count
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from .editor_counts import Limits, text_length, title_length, tokens_text
 from .editor_draft import Draft
@@ -55,7 +56,7 @@ class MemoryEditor(Vertical):
         self._check_text: Check = lambda _t: None
 
     def compose(self) -> ComposeResult:
-        yield Static("Loading…", id="editor-empty", markup=False)
+        yield Static(f"Loading{glyph('more')}", id="editor-empty", markup=False)
         with Vertical(id="editor-form"):
             yield Static("", id="editor-heading", markup=False)
             yield FrontmatterView(id="frontmatter")

@@ -42,4 +42,6 @@ def tokens_text(title: str, text: str, *, enabled: bool = True) -> str:
 
 def extra_text(extra: dict[Any, Any]) -> str:
     """Unknown frontmatter keys, one ``key: value`` each (F2 shows them as written)."""
-    return " · ".join(f"{clean_line(str(key))}: {clean_line(str(value))}" for key, value in extra.items())
+    return " {glyph('dot')} ".join(
+        f"{clean_line(str(key))}: {clean_line(str(value))}" for key, value in extra.items()
+    )

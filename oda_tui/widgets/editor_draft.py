@@ -10,6 +10,7 @@ from store import scope_label
 from store.model import Memory, Scope
 
 from ..text.format import full_moment
+from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line, restore_controls
 from ..text.words import saved_by
 from .editor_counts import extra_text
@@ -100,22 +101,22 @@ class Draft:
         """The line above the form: where the memory lives and which it is."""
         where = scope_label(self.scope)
         if self.orphan:
-            return f"{where} · deleted on disk; saving creates it again"
+            return f"{where} {glyph('dot')} deleted on disk; saving creates it again"
         if self.is_new:
             return f"New memory in {where}"
         if self.memory is not None:
-            return f"{where} · {clean_line(self.memory.title)}"
+            return f"{where} {glyph('dot')} {clean_line(self.memory.title)}"
         return ""
 
     def meta(self) -> str:
         """Who saved the memory, its session, when, and any other fields of its frontmatter."""
         memory = self.memory
         if memory is None:
-            return "new · saved by you"
-        session = clean_line(memory.session_id) if memory.session_id else "—"
+            return f"new {glyph('dot')} saved by you"
+        session = clean_line(memory.session_id) if memory.session_id else glyph("dash")
         meta = (
-            f"{saved_by(memory.source)} · sessionId {session} · "
-            f"created {full_moment(memory.created)} · updated {full_moment(memory.updated)}"
+            f"{saved_by(memory.source)} {glyph('dot')} sessionId {session} {glyph('dot')} "
+            f"created {full_moment(memory.created)} {glyph('dot')} updated {full_moment(memory.updated)}"
         )
         if memory.extra:
             meta += f"\nOther fields: {extra_text(memory.extra)}"

@@ -14,6 +14,8 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from ..text.glyphs import app_words
+
 #: Columns kept for the command palette's key at the right.
 PALETTE_ROOM = 13
 
@@ -86,7 +88,11 @@ class KeyFooter(Footer):
         return (shown_keys(screen), self.app.size.width)
 
     def compose(self) -> ComposeResult:
-        yield from fitting(super().compose(), self.app.size.width)
+        keys = fitting(super().compose(), self.app.size.width)
+        for key in keys:  # the registry's labels ("Copy to…") in the glyph set in use
+            if isinstance(key, FooterKey):
+                key.description = app_words(key.description)
+        yield from keys
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         keys = self._fit_key(screen)

@@ -169,6 +169,7 @@ class MemoryTable(ScrollView, can_focus=True):
         if new == self._shown:
             return
         keep = keep if keep is not None else self.current_id
+        emptied_or_filled = bool(new) != bool(self._shown)
         self._shown = new
         self._index = {m.id: i for i, m in enumerate(new)}
         if len(self._cells) > 4 * len(new) + 1000:
@@ -180,6 +181,12 @@ class MemoryTable(ScrollView, can_focus=True):
         self._set_cursor(row, announce=False)
         self.shown_generation += 1
         self.refresh()
+        if emptied_or_filled:
+            self.refresh_bindings()  # the keys that act on a memory are offered only with one
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Edit (Enter) is offered only when there is a memory to edit.
+        return action != "choose" or self.current_id is not None
 
     def select_memory(self, memory_id: str) -> None:
         """Put the cursor on a memory without announcing it."""

@@ -19,13 +19,13 @@ def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> s
     """The meter's words, e.g. ``≈ 5,230 / 8,000 tokens``, with which chat it measures."""
     text = f"{glyph('about')} {count(tokens)} / {count(limit)} tokens"
     if selected is None and chat_scope is not None:
-        text += f" · largest chat: {scope_label(chat_scope)}"
+        text += f" {glyph('dot')} largest chat: {scope_label(chat_scope)}"
     elif selected is None:
-        text += " · a chat outside any workspace"
+        text += f" {glyph('dot')} a chat outside any workspace"
     else:
-        text += f" · a chat in {scope_label(chat_scope)}"
+        text += f" {glyph('dot')} a chat in {scope_label(chat_scope)}"
     if tokens > limit:
-        text += f" · over the limit by {count(tokens - limit)}"
+        text += f" {glyph('dot')} over the limit by {count(tokens - limit)}"
     return text
 
 

@@ -416,9 +416,9 @@ async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
         await pilot.press("enter", "end", *" More", "ctrl+q")
         assert isinstance(app.screen, QuitDialog)
         assert [str(b.label) for b in app.screen.query(Button)] == [
-            "Save and quit",
-            "Quit without saving",
-            "Keep editing",
+            "s Save and quit",
+            "y Quit without saving",
+            "n Keep editing",
         ]
         await pilot.press("s")
         await wait_until(pilot, lambda: not app.is_running, "the app to quit after saving")

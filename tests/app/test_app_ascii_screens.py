@@ -1,0 +1,75 @@
+"""Pilot test: in ASCII mode (``ODA_TUI_ASCII=1``, the Linux console, ``LC_ALL=C``) every
+character the app draws on its screens is ASCII, borders, tabs and separators included; only
+what a person wrote may be otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from oda_tui.app import OdaApp
+from oda_tui.dialogs.confirm import ConfirmDialog
+from oda_tui.screens.help import HelpScreen
+from oda_tui.screens.history import HistoryScreen
+from oda_tui.screens.problems import ProblemsScreen
+from oda_tui.text import glyphs
+from store import GLOBAL, MemoryStore
+from tests.support.app import settle, started, wait_until, write_raw
+
+#: The user's own text in the store below: the only non-ASCII characters allowed on screen.
+USER_TEXT = "Thé vert, très chaud."
+
+
+@pytest.fixture
+def ascii_terminal() -> Iterator[None]:
+    glyphs.use_ascii(True)
+    yield
+    glyphs.use_ascii(False)
+
+
+#: The quotation marks around a quoted title: still drawn as they are in ASCII mode.
+QUOTES = "“”"
+
+
+def drawn(app: OdaApp) -> str:
+    """Every character on screen, the user's text and the quotation marks taken out."""
+    shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    shown = shown.translate({ord(c): None for c in QUOTES})
+    for word in USER_TEXT.split():
+        shown = shown.replace(word, "")
+    return shown
+
+
+def not_ascii(text: str) -> list[str]:
+    """Each line that holds a character that is not ASCII."""
+    return [line for line in text.splitlines() if not line.isascii()]
+
+
+async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: None) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    memory = store.create(GLOBAL, "Thé", USER_TEXT)
+    store.edit(GLOBAL, memory.id, text=USER_TEXT + " Encore.")
+    write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        assert not_ascii(drawn(app)) == [], "the main screen"
+        await pilot.press("p")  # the chat preview and its tab
+        await settle(pilot)
+        assert not_ascii(drawn(app)) == [], "the preview"
+        for key, screen_type in (
+            ("h", HistoryScreen),
+            ("exclamation_mark", ProblemsScreen),
+            ("f1", HelpScreen),
+            ("d", ConfirmDialog),
+        ):
+            await pilot.press(key)
+            await wait_until(pilot, lambda t=screen_type: isinstance(app.screen, t), screen_type.__name__)
+            await settle(pilot)
+            assert not_ascii(drawn(app)) == [], screen_type.__name__
+            await pilot.press("escape")
+            await wait_until(pilot, lambda t=screen_type: not isinstance(app.screen, t), "back")
