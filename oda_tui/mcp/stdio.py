@@ -67,12 +67,47 @@ def _raw(payload: Any) -> SessionMessage:
     return SessionMessage(cast(types.JSONRPCMessage, _Raw(payload)))
 
 
+#: How long answers still being worked on are waited for once stdin has closed.
+ANSWER_AFTER_EOF_S = 30.0
+
+
+class _Pending:
+    """The ids of requests handed to the server and not yet answered, so that stdin closing
+    right after a call (``printf ... | oda-tui mcp``) still gets every answer written."""
+
+    def __init__(self) -> None:
+        self._ids: set[Any] = set()
+        self._settled = anyio.Event()
+        self._settled.set()
+
+    def add(self, message: types.JSONRPCMessage) -> None:
+        """Note a request on its way to the server; a cancellation settles the one it names."""
+        if isinstance(message, types.JSONRPCRequest):
+            self._ids.add(message.id)
+            self._settled = anyio.Event()
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            params = message.params if isinstance(message.params, dict) else {}
+            self.answered(params.get("requestId"))
+
+    def answered(self, request_id: Any) -> None:
+        """The server answered ``request_id`` (or it was cancelled)."""
+        self._ids.discard(request_id)
+        if not self._ids:
+            self._settled.set()
+
+    async def settled(self, within_s: float) -> None:
+        """Wait until every request has its answer, for at most ``within_s`` seconds."""
+        with anyio.move_on_after(within_s):
+            await self._settled.wait()
+
+
 class _Replies:
     """The server's replies on their way out: a batch's are held and sent as one array, and
     the protocol version the client and server agreed on is noted from ``initialize``."""
 
-    def __init__(self, out: MemoryObjectSendStream[SessionMessage]) -> None:
+    def __init__(self, out: MemoryObjectSendStream[SessionMessage], pending: _Pending) -> None:
         self.out = out
+        self.pending = pending
         self.version: str | None = None
         self._batches: list[tuple[set[Any], list[Any]]] = []  # ids still waited for, replies so far
 
@@ -90,6 +125,7 @@ class _Replies:
             if isinstance(version, str):
                 self.version = version
         if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            self.pending.answered(message.id)
             for waiting, replies in self._batches:
                 if message.id in waiting:
                     waiting.discard(message.id)
@@ -134,13 +170,19 @@ class _Relay:
                 if isinstance(bad_id, Reply):
                     await self.write.send(_raw(bad_id.payload))
                 else:
-                    await self.inbound.send(item)
+                    await self._forward(item)
+            # stdin ended: the server stops once its inbound closes, so answer what it holds first.
+            await self.replies.pending.settled(ANSWER_AFTER_EOF_S)
+
+    async def _forward(self, item: SessionMessage) -> None:
+        self.replies.pending.add(item.message)
+        await self.inbound.send(item)
 
     async def _unread(self, line: str) -> None:
         """A line the SDK could not read: on to the server after all, answered, or a batch."""
         found = triage(line)
         if isinstance(found, Forward):
-            await self.inbound.send(SessionMessage(found.message))
+            await self._forward(SessionMessage(found.message))
         elif isinstance(found, Reply):
             await self.write.send(_raw(found.payload))
         elif isinstance(found, Batch):
@@ -164,7 +206,7 @@ class _Relay:
         if not self.replies.hold(ids, ready) and ready:
             await self.write.send(_raw(ready))
         for message in forward:
-            await self.inbound.send(SessionMessage(message))
+            await self._forward(SessionMessage(message))
 
 
 async def serve_stdio(server: Server[Any]) -> None:
@@ -173,7 +215,7 @@ async def serve_stdio(server: Server[Any]) -> None:
     async with stdio_server(stdin=lines) as (sdk_read, write):  # type: ignore[arg-type]
         inbound_send, inbound = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         outbound, outbound_read = anyio.create_memory_object_stream[SessionMessage](0)
-        replies = _Replies(write)
+        replies = _Replies(write, _Pending())
         relay = _Relay(lines, inbound_send, write, replies)
 
         async def pass_on() -> None:

@@ -4,6 +4,7 @@ Ctrl-C ends a hand-run server at once; a workspace keyed "global" is not Global.
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from store import GLOBAL, MemoryStore
-from tests.support.mcp_wire import HANG_GUARD_S, raw_server
+from tests.support.mcp_wire import HANG_GUARD_S, raw_server, server_command
 
 
 @pytest.fixture
@@ -130,3 +131,38 @@ async def test_a_workspace_keyed_global_is_not_global(root: Path) -> None:
     ]
     assert listed["chat"]["workspace"] == "global"
     assert [r["uri"] for r in resources["result"]["resources"]] == ["oda://memory/workspaces/global"]
+
+
+@pytest.mark.parametrize("version", ["2025-03-26", "2025-06-18"])
+def test_stdin_closed_right_after_the_calls_still_gets_every_answer(root: Path, version: str) -> None:
+    """``printf '...' | oda-tui mcp``: the client closes stdin at once; each call is answered."""
+    start = {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "pipe", "version": "1"}}
+    lines: list[object] = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": start},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    saves = {n: f"Saved {n}" for n in range(2, 12)}
+    for n, title in saves.items():
+        arguments = {"title": title, "text": f"Text {n}."}
+        lines.append(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "memory_save", "arguments": arguments},
+            }
+        )
+    lines.append([PING | {"id": 12}] if version == "2025-03-26" else PING | {"id": 12})
+    sent = "".join(json.dumps(line) + "\n" for line in lines)
+    done = subprocess.run(
+        server_command(root), input=sent, capture_output=True, text=True, timeout=HANG_GUARD_S, check=False
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    flat = [a for answer in answers for a in (answer if isinstance(answer, list) else [answer])]
+    by_id = {a["id"]: a for a in flat}
+    assert sorted(by_id) == list(range(1, 13)), done.stderr
+    for n, title in saves.items():
+        assert by_id[n]["result"]["structuredContent"]["title"] == title
+    assert by_id[12]["result"] == {}
+    assert done.returncode == 0
+    assert sorted(m.title for m in MemoryStore(root).memories(GLOBAL)) == sorted(saves.values())
