@@ -54,14 +54,8 @@ def read_limited(root: Path, path: Path, limit: int) -> bytes | None:
     """A regular file's bytes under ``root``, at most ``limit + 1`` of them (one more than
     allowed tells a file over the limit); None when there is none or it is not a regular file.
     A link on the way is refused (``safe_io.Unsafe``), never followed."""
-    parts = safe_io.relative_parts(root, path)
     try:
-        with safe_io.folder(root, path.parent) as dir_fd:
-            fd, st = safe_io.open_regular(parts[-1], dir_fd, "/".join(parts))
-            try:
-                return safe_io.read_fd(fd, st.st_size, limit)
-            finally:
-                os.close(fd)
+        return safe_io.read_head(root, path, limit)
     except FileNotFoundError:
         return None
     except safe_io.Unsafe as exc:
