@@ -81,10 +81,10 @@ class OdaApp(App[None]):
     def set_keymap(self, keymap: Keymap) -> None:
         """Use ``keymap`` (binding id -> keys) for the nodes made from now on, and for the app's
         own keys. It is kept as ``person_keymap``, never as Textual's keymap (see
-        ``keys.bindings`` for why)."""
+        ``keys.bindings`` for why). Set before the app runs: no footer shows keys yet, so unlike
+        Textual's ``set_keymap`` there is nothing to refresh."""
         self.person_keymap = {binding_id: _normal_keys(keys) for binding_id, keys in keymap.items()}
         apply_keymap(self._bindings, self.person_keymap)
-        self.refresh_bindings()
 
     @property
     def root(self) -> Path:

@@ -25,11 +25,20 @@ def fsync_dir(folder: Path) -> None:
 
 
 def write_temp(
-    folder: Path, prefix: str, data: bytes, suffix: str = ".tmp", *, root: Path | None = None
+    folder: Path,
+    prefix: str,
+    data: bytes,
+    suffix: str = ".tmp",
+    *,
+    root: Path | None = None,
+    durable: bool = True,
+    mode: int = 0o600,
 ) -> Path:
-    """Write ``data`` to a new private file ``<prefix><random><suffix>`` in ``folder``, synced
-    to disk, and return its path (the caller renames it into place or removes it). With
-    ``root``, the folders on the way are checked as ``write_atomic`` checks them."""
+    """Write ``data`` to a new file ``<prefix><random><suffix>`` in ``folder`` (``mode``: private
+    unless told), synced to disk unless not ``durable``, and return its path (the caller renames
+    it into place or removes it). With ``root`` (the store's), every folder from it to ``folder``
+    must be a real folder, not a link (``safe_io.Unsafe`` otherwise): the one check every write
+    of the store passes."""
     if root is not None:
         check_folder(root, folder)
     else:
@@ -42,10 +51,13 @@ def write_temp(
             continue
         break
     try:
+        if mode != 0o600:
+            os.fchmod(fd, mode)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         tmp.unlink(missing_ok=True)
@@ -59,33 +71,13 @@ def write_atomic(
 ) -> os.stat_result:
     """Replace ``path`` with ``data`` all at once (mode 0600) and return the new file's stat.
 
-    The temp file starts with a dot, so a scan never takes it for a memory. ``durable=False``
-    skips the fsyncs (for caches: still never torn, but a crash may lose the new content).
-    With ``root`` (the store's), every folder from it to ``path`` must be a real folder, not a
-    link (``safe_io.Unsafe`` otherwise): the one check every write of the store passes.
-    ``mode``: the new file's permissions (a file outside the store keeps its own).
+    The temp file (``write_temp``, which takes ``durable``, ``root`` and ``mode``) starts with a
+    dot, so a scan never takes it for a memory. ``durable=False`` skips the fsyncs (for caches:
+    still never torn, but a crash may lose the new content). ``mode``: the new file's
+    permissions (a file outside the store keeps its own).
     """
     folder = path.parent
-    if root is not None:
-        check_folder(root, folder)
-    else:
-        make_dirs(folder)
-    tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        if mode != 0o600:
-            os.fchmod(fd, mode)
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        if durable:
-            os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        tmp.unlink(missing_ok=True)
-        raise
-    os.close(fd)
+    tmp = write_temp(folder, f".{path.name}.", data, root=root, durable=durable, mode=mode)
     try:
         os.replace(tmp, path)
     except BaseException:

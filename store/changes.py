@@ -32,7 +32,9 @@ from .rules import (
     check_scope,
     check_size,
     check_via,
+    checked_new,
     length_refusal,
+    new_file_bytes,
     refuse,
     secret_refusal,
     text_refusal,
@@ -62,11 +64,9 @@ class Changes(Transactions):
         check_via(via)
         if source not in ("user", "ai"):
             raise CouldNotChange(f'the source "{source}" is not user or ai')
-        check_encodable(title, text, session_id or "")
-        title, text = normalize_title(title), normalize_text(text)
-        refuse(title_refusal(title, self._limits()) or text_refusal(text, self._limits()))
-        if not allow_secret:
-            refuse(secret_refusal(title, text, before=None))
+        title, text = checked_new(
+            title, text, self._limits(), allow_secret=allow_secret, session_id=session_id
+        )
         with self.transaction(scope):
             memory_id = self._new_id(scope)
             moment = self.now()
@@ -78,8 +78,7 @@ class Changes(Transactions):
                 created=moment,
                 updated=moment,
             )
-            data = render_new(fields, text).encode("utf-8")
-            check_size(data, self.sync.limits)
+            data = new_file_bytes(fields, text, self.sync.limits)
             if enabled:
                 self.budget.check_tokens(scope, memory_id, None, (title, text))
             replaced = history.NOTHING_REPLACED if via == "chat" else None

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 from . import history, safe_io
 from .atomic import fsync_dir, missing_folders, remove_empty_folders, write_temp
@@ -52,14 +54,8 @@ def read_limited(root: Path, path: Path, limit: int) -> bytes | None:
     """A regular file's bytes under ``root``, at most ``limit + 1`` of them (one more than
     allowed tells a file over the limit); None when there is none or it is not a regular file.
     A link on the way is refused (``safe_io.Unsafe``), never followed."""
-    parts = safe_io.relative_parts(root, path)
     try:
-        with safe_io.folder(root, path.parent) as dir_fd:
-            fd, st = safe_io.open_regular(parts[-1], dir_fd, "/".join(parts))
-            try:
-                return safe_io.read_fd(fd, st.st_size, limit)
-            finally:
-                os.close(fd)
+        return safe_io.read_head(root, path, limit)
     except FileNotFoundError:
         return None
     except safe_io.Unsafe as exc:
@@ -68,9 +64,7 @@ def read_limited(root: Path, path: Path, limit: int) -> bytes | None:
         raise
 
 
-# The write protocol and its undo read as one: every step has its undo in the one except
-# clause below, in the order the module docstring gives.
-def commit(  # noqa: C901, PLR0912, PLR0915
+def commit(
     root: Path,
     path: Path,
     data: bytes,
@@ -82,59 +76,116 @@ def commit(  # noqa: C901, PLR0912, PLR0915
 ) -> None:
     """Put ``data`` in place of ``path``, whose bytes the caller read as ``seen`` (None: the
     file must not exist yet), with ``version`` kept first. Refused means not applied."""
-    staged = staged_path(path, data)
+    change = _Commit(root, path, data, hdir, limits)
     made = missing_folders(root, hdir / history.VERSIONS) if version is not None else []
-    written: Version | None = None
-    swapped = False
     try:
-        part = write_temp(path.parent, f".{path.name}.", data, suffix=PART, root=root)
+        change.stage()
+        if version is not None:
+            change.write_version(version)
+        change.swap_in(seen)
+    except BaseException:
+        change.take_back(made)
+        raise
+    change.settle()
+
+
+@dataclass
+class _Commit:
+    """One commit under way: the steps in the module docstring's order, and what they have done
+    so far, so that a failure takes back exactly that."""
+
+    root: Path
+    path: Path
+    data: bytes
+    hdir: Path
+    limits: Limits
+    #: The version this commit wrote into history (None: none yet, or none to write).
+    written: Version | None = None
+    #: The kernel swapped the files and they have not been put back: the memory file holds
+    #: the new bytes, what it replaced waits at ``staged``.
+    swapped: bool = False
+    staged: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.staged = staged_path(self.path, self.data)
+
+    def stage(self) -> None:
+        """Step 1: the complete new bytes at the ``.new`` name."""
+        part = write_temp(self.path.parent, f".{self.path.name}.", self.data, suffix=PART, root=self.root)
         try:
-            os.replace(part, staged)
+            os.replace(part, self.staged)
         except BaseException:
             part.unlink(missing_ok=True)
             raise
-        if version is not None:
-            written = history.write_new_version(root, hdir, version)
-        if seen is not None and _exchanged(staged, path):
-            swapped = True
-            replaced = read_limited(root, staged, limits.file_max_bytes)
-            if replaced is None:  # a folder, a pipe or a link was put there: leave it be
-                swapped = not _put_back(staged, path)
-                raise CouldNotChange(f"{path.name} is no longer a regular file")
-            if replaced != seen:
-                theirs = parse_bytes(replaced, limits)
-                if isinstance(theirs, FileProblem):  # put theirs back and refuse
-                    swapped = not _put_back(staged, path)
-                    raise _problem(theirs)
-                keep_external(root, hdir, theirs, written or _version_of(root, hdir, data, limits))
-        elif seen is not None and (now := read_limited(root, path, limits.file_max_bytes)) is not None:
-            if now != seen:  # no kernel swap here: look again right before the rename
-                theirs = parse_bytes(now, limits)
-                if isinstance(theirs, FileProblem):
-                    raise _problem(theirs)
-                keep_external(root, hdir, theirs, written or _version_of(root, hdir, data, limits))
-            os.replace(staged, path)
+
+    def write_version(self, version: NewVersion) -> None:
+        """Step 2: the new version in history, before the memory file is touched."""
+        self.written = history.write_new_version(self.root, self.hdir, version)
+
+    def swap_in(self, seen: bytes | None) -> None:
+        """Step 3: the staged bytes become the memory file (``seen``: what the caller read)."""
+        if seen is not None and _exchanged(self.staged, self.path):
+            self.swapped = True
+            self._keep_swapped_out(seen)
+        elif seen is not None and (now := self._read_now()) is not None:
+            self._replace(seen, now)
         else:
             try:
-                rename_new(staged, path)
+                rename_new(self.staged, self.path)
             except FileExistsError:
-                raise CouldNotChange(f'a file named "{path.name}" appeared meanwhile') from None
-    except BaseException:
-        if swapped and not _put_back(staged, path):
-            raise  # what was replaced stays at the ``.new`` name, for ``recover``
-        if written is not None:
-            history.remove_version(root, hdir, written.name)
-        staged.unlink(missing_ok=True)
-        remove_empty_folders(root, made)
-        raise
-    # The change is in place: nothing from here on may refuse it.
-    try:
-        staged.unlink(missing_ok=True)
-    except OSError:
-        pass  # what a swap handed back: the next change keeps or drops it (``store.leftovers``)
-    fsync_dir(path.parent)
-    if written is not None:
-        history.trim(root, hdir, limits.versions_kept)
+                raise CouldNotChange(f'a file named "{self.path.name}" appeared meanwhile') from None
+
+    def _read_now(self) -> bytes | None:
+        return read_limited(self.root, self.path, self.limits.file_max_bytes)
+
+    def _keep_swapped_out(self, seen: bytes) -> None:
+        """What the kernel handed back is kept as an ``external`` version when another program
+        saved it; anything but a well-formed memory file is put back, and the change refused."""
+        replaced = read_limited(self.root, self.staged, self.limits.file_max_bytes)
+        if replaced is None:  # a folder, a pipe or a link was put there: leave it be
+            self._put_back_and_refuse(CouldNotChange(f"{self.path.name} is no longer a regular file"))
+        if replaced != seen:
+            theirs = parse_bytes(replaced, self.limits)
+            if isinstance(theirs, FileProblem):  # put theirs back and refuse
+                self._put_back_and_refuse(_problem(theirs))
+            self._keep_external(theirs)
+
+    def _put_back_and_refuse(self, refusal: CouldNotChange) -> NoReturn:
+        # Still swapped when putting back fails: the undo tries once more, then leaves it.
+        self.swapped = not _put_back(self.staged, self.path)
+        raise refusal
+
+    def _replace(self, seen: bytes, now: bytes) -> None:
+        """Without a kernel swap: look again right before a plain rename."""
+        if now != seen:
+            theirs = parse_bytes(now, self.limits)
+            if isinstance(theirs, FileProblem):
+                raise _problem(theirs)
+            self._keep_external(theirs)
+        os.replace(self.staged, self.path)
+
+    def _keep_external(self, theirs: Document) -> None:
+        newest = self.written or _version_of(self.root, self.hdir, self.data, self.limits)
+        keep_external(self.root, self.hdir, theirs, newest)
+
+    def take_back(self, made: list[Path]) -> None:
+        """Undo the steps taken, newest first; ``made``: the history folders the commit made."""
+        if self.swapped and not _put_back(self.staged, self.path):
+            return  # what was replaced stays at the ``.new`` name, for ``recover``
+        if self.written is not None:
+            history.remove_version(self.root, self.hdir, self.written.name)
+        self.staged.unlink(missing_ok=True)
+        remove_empty_folders(self.root, made)
+
+    def settle(self) -> None:
+        """Step 4: the change is in place, and nothing from here on may refuse it."""
+        try:
+            self.staged.unlink(missing_ok=True)
+        except OSError:
+            pass  # what a swap handed back: the next change keeps or drops it (``store.leftovers``)
+        fsync_dir(self.path.parent)
+        if self.written is not None:
+            history.trim(self.root, self.hdir, self.limits.versions_kept)
 
 
 def _exchanged(staged: Path, path: Path) -> bool:

@@ -1,29 +1,20 @@
 """Would a new memory be saved? The checks ``MemoryStore.create`` makes, without writing.
 
-For a dry run of several new memories in one scope (an import): ``CreationCheck`` applies the
-same rules in the same order (encodable text, title and text limits, secret-looking text, the
-file size, the chat budget) and counts each memory it let through towards the budget, so the
-tenth memory that would take a chat over its limit is the one said to be refused. The answer
-is from the store as last read; ``create`` checks again against the files as they are then.
+For a dry run of several new memories in one scope (an import): ``CreationCheck`` makes
+create's own checks (``rules.checked_new``, then ``rules.new_file_bytes``), then the chat
+budget, counting each memory it let through towards it, so the tenth memory that would take a
+chat over its limit is the one said to be refused. The answer is from the store as last read;
+``create`` checks again against the files as they are then.
 """
 
 from __future__ import annotations
 
 from .chat import chat_chars, entry_chars, tokens_for_chars
 from .errors import OverChatLimit, StoreError
-from .memory_fields import Fields, normalize_text, normalize_title
-from .memory_render import render_new
+from .memory_fields import Fields
 from .memory_store import MemoryStore
 from .model import Scope
-from .rules import (
-    check_encodable,
-    check_scope,
-    check_size,
-    refuse,
-    secret_refusal,
-    text_refusal,
-    title_refusal,
-)
+from .rules import check_scope, checked_new, new_file_bytes
 from .timestamps import now_utc
 
 
@@ -52,13 +43,10 @@ class CreationCheck:
         return None
 
     def _check(self, title: str, text: str) -> None:
-        check_encodable(title, text)
-        title, text = normalize_title(title), normalize_text(text)
-        refuse(title_refusal(title, self.limits) or text_refusal(text, self.limits))
-        refuse(secret_refusal(title, text, before=None))
+        title, text = checked_new(title, text, self.limits)
         moment = now_utc()
         fields = Fields(title=title, enabled=True, source="user", created=moment, updated=moment)
-        check_size(render_new(fields, text).encode("utf-8"), self.limits)
+        new_file_bytes(fields, text, self.limits)  # refused when the file would be too large
         chars, count = self._added[0] + entry_chars(title, text), self._added[1] + 1
         self._check_budget(chars, count)
         self._added = (chars, count)

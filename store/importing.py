@@ -10,6 +10,7 @@ skips that memory and the others go ahead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -58,19 +59,12 @@ def plan_import(store: MemoryStore, scope: Scope, candidates: list[Candidate]) -
     """What importing ``candidates`` into ``scope`` would do; nothing is written."""
     seen = _Seen(store, scope)
     check = CreationCheck(store, scope)
-    steps: list[Step] = []
-    for candidate in candidates:
-        whose = seen.repeats(candidate.text)
-        if whose is not None:
-            steps.append(Step(candidate, "duplicate", f"the same text as {whose}"))
-            continue
+
+    def would_create(candidate: Candidate) -> Step:
         refusal = check.refusal(candidate.title, candidate.text)
-        if refusal is not None:
-            steps.append(Step(candidate, "refused", str(refusal)))
-            continue
-        seen.add(candidate.text, f"“{candidate.title}”, imported before it")
-        steps.append(Step(candidate, "create"))
-    return steps
+        return Step(candidate, "create") if refusal is None else Step(candidate, "refused", str(refusal))
+
+    return _steps(seen, candidates, would_create)
 
 
 def apply_import(store: MemoryStore, scope: Scope, candidates: list[Candidate]) -> list[Step]:
@@ -80,20 +74,30 @@ def apply_import(store: MemoryStore, scope: Scope, candidates: list[Candidate]) 
         store.refresh()
     else:
         store.refresh_scopes([None, scope])
-    seen = _Seen(store, scope)
+
+    def create(candidate: Candidate) -> Step:
+        try:
+            memory = store.create(scope, candidate.title, candidate.text, source="user", via="settings")
+        except StoreError as exc:
+            return Step(candidate, "refused", str(exc))
+        return Step(candidate, "create", memory_id=memory.id)
+
+    return _steps(_Seen(store, scope), candidates, create)
+
+
+def _steps(seen: _Seen, candidates: list[Candidate], create: Callable[[Candidate], Step]) -> list[Step]:
+    """Each candidate's step, in order: a duplicate is skipped, any other is ``create``'s (made
+    or refused); one created is a text the ones after it must not repeat."""
     steps: list[Step] = []
     for candidate in candidates:
         whose = seen.repeats(candidate.text)
         if whose is not None:
             steps.append(Step(candidate, "duplicate", f"the same text as {whose}"))
             continue
-        try:
-            memory = store.create(scope, candidate.title, candidate.text, source="user", via="settings")
-        except StoreError as exc:
-            steps.append(Step(candidate, "refused", str(exc)))
-            continue
-        seen.add(candidate.text, f"“{candidate.title}”, imported before it")
-        steps.append(Step(candidate, "create", memory_id=memory.id))
+        step = create(candidate)
+        if step.outcome == "create":
+            seen.add(candidate.text, f"“{candidate.title}”, imported before it")
+        steps.append(step)
     return steps
 
 

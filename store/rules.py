@@ -9,7 +9,8 @@ from . import messages as msg
 from .errors import CouldNotChange, LooksSecret, MissingField, StoreError, TooLong
 from .layout import is_valid_key
 from .limits import Limits
-from .memory_fields import normalize_text, normalize_title
+from .memory_fields import Fields, normalize_text, normalize_title
+from .memory_render import render_new
 from .model import Scope
 from .secrets import new_secret_kinds
 
@@ -46,6 +47,27 @@ def secret_refusal(title: str, text: str, *, before: tuple[str, str] | None) -> 
     """Refusal for secret-looking text ``before`` (the current title and text) did not have."""
     kinds = new_secret_kinds((title, text), before)
     return LooksSecret(kinds) if kinds else None
+
+
+def checked_new(
+    title: str, text: str, limits: Limits, *, allow_secret: bool = False, session_id: str | None = None
+) -> tuple[str, str]:
+    """A new memory's title and text, normalised; refused with the spec's messages in this order:
+    a character that cannot be saved, the title, the text, then secret-looking text (unless
+    ``allow_secret``). ``MemoryStore.create`` and an import's dry run both check so."""
+    check_encodable(title, text, session_id or "")
+    title, text = normalize_title(title), normalize_text(text)
+    refuse(title_refusal(title, limits) or text_refusal(text, limits))
+    if not allow_secret:
+        refuse(secret_refusal(title, text, before=None))
+    return title, text
+
+
+def new_file_bytes(fields: Fields, text: str, limits: Limits) -> bytes:
+    """A new memory file's bytes, refused when they would be larger than the limit."""
+    data = render_new(fields, text).encode("utf-8")
+    check_size(data, limits)
+    return data
 
 
 def check_size(data: bytes, limits: Limits) -> None:

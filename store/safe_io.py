@@ -201,36 +201,38 @@ def read_fd(fd: int, size: int, max_bytes: int) -> bytes:
     return raw
 
 
-def read_head(root: Path, path: Path | str, max_bytes: int) -> bytes:
-    """At most ``max_bytes + 1`` bytes from the start of the regular file ``path`` under
-    ``root``, reached without following any link (more than ``max_bytes`` means it is longer);
-    raises ``Unsafe`` (a link, not a regular file) or another ``OSError``."""
+@contextmanager
+def regular_file(root: Path, path: Path | str) -> Iterator[tuple[int, os.stat_result]]:
+    """The regular file ``path`` under ``root`` opened for reading, reached without following
+    any link, with its stat; closed after the block. Raises ``Unsafe`` (a link, not a regular
+    file) or another ``OSError`` (missing, unreadable)."""
     parts = relative_parts(root, path)
     if not parts:
         raise Unsafe("the memory folder is not a file", path, kind="not_regular")
     with folder(root, Path(root, *parts[:-1])) as dir_fd:
         fd, st = open_regular(parts[-1], dir_fd, "/".join(parts))
         try:
-            return read_fd(fd, st.st_size, max_bytes)
+            yield fd, st
         finally:
             os.close(fd)
+
+
+def read_head(root: Path, path: Path | str, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes from the start of the regular file ``path`` under
+    ``root``, reached without following any link (more than ``max_bytes`` means it is longer);
+    raises ``Unsafe`` (a link, not a regular file) or another ``OSError``."""
+    with regular_file(root, path) as (fd, st):
+        return read_fd(fd, st.st_size, max_bytes)
 
 
 def read_regular(root: Path, path: Path | str, max_bytes: int) -> bytes:
     """The bytes of the regular file ``path`` under ``root``, reached without following any
     link; raises ``Unsafe`` (a link, not a regular file), ``TooLarge`` (over ``max_bytes``,
     nothing read) or another ``OSError`` (missing, unreadable)."""
-    parts = relative_parts(root, path)
-    if not parts:
-        raise Unsafe("the memory folder is not a file", path, kind="not_regular")
-    with folder(root, Path(root, *parts[:-1])) as dir_fd:
-        fd, st = open_regular(parts[-1], dir_fd, "/".join(parts))
-        try:
-            if st.st_size > max_bytes:
-                raise TooLarge(max_bytes, path)
-            raw = read_fd(fd, st.st_size, max_bytes)
-        finally:
-            os.close(fd)
+    with regular_file(root, path) as (fd, st):
+        if st.st_size > max_bytes:
+            raise TooLarge(max_bytes, path)
+        raw = read_fd(fd, st.st_size, max_bytes)
     if len(raw) > max_bytes:
         raise TooLarge(max_bytes, path)
     return raw

@@ -51,17 +51,8 @@ def settings(store: MemoryStore) -> list[Finding]:
 
 
 def secrets(store: MemoryStore) -> list[Finding]:
-    """Secret-looking memories, once the store can find them (issue 7); nothing until then."""
-    finder: Callable[[], list[Any]] | None = getattr(store, "secret_warnings", None)
-    if finder is None:
-        return []
-    return [Finding("secret", _warning_path(w), str(getattr(w, "message", w))) for w in finder()]
-
-
-def _warning_path(warning: Any) -> str:
-    # issue 7's SecretWarning carries the memory; a plain ``path`` is taken as well.
-    path = getattr(warning, "path", None) or getattr(getattr(warning, "memory", None), "path", None)
-    return "" if path is None else str(path)
+    """Secret-looking memories (a warning: they are still sent)."""
+    return [Finding("secret", w.memory.location, w.message) for w in store.secret_warnings()]
 
 
 #: What ``check`` looks at, in the order it reports; a new kind of finding is one more entry.

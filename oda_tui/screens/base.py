@@ -5,7 +5,7 @@ changes run through the session, the help for its keys, and the way back."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from textual import on
 from textual.message import Message
@@ -83,7 +83,7 @@ class SubScreen(Screen[None], Generic[ContentT]):
     def _loaded(self, message: Loaded[ContentT]) -> None:
         self.show_loaded(message.content)
 
-    def run_change(self, change: Callable[[MemoryStore], Any], done: str | None = None) -> None:
+    def run_change(self, change: Callable[[MemoryStore], object], done: str | None = None) -> None:
         """Run a change through the session; ``done`` is said when it went through."""
         self.session.run(simple(change, done), reply_to=self)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
 
 from textual import on
 from textual.widget import Widget
@@ -22,6 +21,7 @@ from ..session.outcomes import (
     FrontmatterSaved,
     Operation,
     Outcome,
+    ResultT,
     Saved,
     SaveRefused,
     SecretHeld,
@@ -225,23 +225,32 @@ class DetailPane(TabbedContent):
         """One store call for the save (``create``, ``edit`` or ``change_frontmatter``), whose
         secret-looking text is a question; its outcome settles the editor (``_settle``)."""
         scope = request.scope
-        operation: Operation[Any]  # a Memory or a Change, by branch
         if isinstance(request, FrontmatterSaveRequested):
             memory_id, block = request.memory_id, request.block
-            operation = asking_about_secrets(
-                lambda store, allow: store.change_frontmatter(scope, memory_id, block, allow_secret=allow),
-                lambda memory: FrontmatterSaved(memory, block),
-                FrontmatterRefused,
+            return self._run_save(
+                asking_about_secrets(
+                    lambda store, allow: store.change_frontmatter(
+                        scope, memory_id, block, allow_secret=allow
+                    ),
+                    lambda memory: FrontmatterSaved(memory, block),
+                    FrontmatterRefused,
+                )
             )
-        elif request.memory_id is None:
+        if request.memory_id is None:
             title, text, enabled, sent = request.title, request.text, request.enabled, request.sent
-            operation = asking_about_secrets(
-                lambda store, allow: store.create(scope, title, text, enabled=enabled, allow_secret=allow),
-                lambda memory: Created(memory, scope, sent),
-                SaveRefused,
+            return self._run_save(
+                asking_about_secrets(
+                    lambda store, allow: store.create(
+                        scope, title, text, enabled=enabled, allow_secret=allow
+                    ),
+                    lambda memory: Created(memory, scope, sent),
+                    SaveRefused,
+                )
             )
-        else:
-            operation = self._edit_operation(request)
+        return self._run_save(self._edit_operation(request))
+
+    def _run_save(self, operation: Operation[ResultT]) -> asyncio.Future[Outcome]:
+        """Run a save (a create, an edit, a frontmatter change), its outcome back here."""
         self._save = self.session.run(operation, reply_to=self)
         return self._save
 
@@ -286,7 +295,7 @@ class DetailPane(TabbedContent):
         elif isinstance(outcome, SecretHeld):
             self._ask_about_secret(outcome)
 
-    def _ask_about_secret(self, held: SecretHeld[Any]) -> None:
+    def _ask_about_secret(self, held: SecretHeld[ResultT]) -> None:
         """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
         from ..dialogs.secret import SecretDialog
 

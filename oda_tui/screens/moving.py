@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from store import MemoryStore, scope_label
@@ -16,67 +17,57 @@ if TYPE_CHECKING:
     from .main import MainScreen
 
 
-def _targets(screen: MainScreen, memory: Memory | None, verb: str) -> list[Scope] | None:
-    """The other scopes, or None after saying why there is nothing to do."""
+def _pick_then(
+    screen: MainScreen,
+    memory: Memory | None,
+    verb: tuple[str, str],
+    change: Callable[[MemoryStore, Memory, Scope], Memory],
+) -> None:
+    """Ask for the scope to take ``memory`` to, then run ``change`` to it there; ``verb``: what
+    is done, as asked and as told ("copy", "Copied")."""
     if memory is None or screen.snapshot is None:
-        screen.notify(f"There is no memory here to {verb}.", markup=False)
-        return None
-    # Never empty of choices: the picker also offers a new workspace.
-    return [s.scope for s in screen.snapshot.scopes if s.scope != memory.scope]
-
-
-def copy_to(screen: MainScreen, memory: Memory | None) -> None:
-    """Copy ``memory`` to a scope the person picks (refused there over a limit)."""
-    targets = _targets(screen, memory, "copy")
-    if memory is None or targets is None:
+        screen.notify(f"There is no memory here to {verb[0]}.", markup=False)
         return
+    # Never empty of choices: the picker also offers a new workspace.
+    targets = [s.scope for s in screen.snapshot.scopes if s.scope != memory.scope]
 
     def chosen(answer: tuple[Scope] | None) -> None:
         if answer is None:
             return
         (target,) = answer
+        done = f"{verb[1]} “{clean_line(memory.title)}” to {scope_label(target)}."
+        screen.session.run(simple(lambda store: change(store, memory, target), done), reply_to=screen)
 
-        def copy(store: MemoryStore) -> Memory:
-            return store.create(
-                target,
-                memory.title,
-                memory.text,
-                enabled=memory.enabled,
-                source=memory.source,
-                session_id=memory.session_id,
-            )
+    question = f"{verb[0].capitalize()} “{clean_line(memory.title)}” to:"
+    screen.app.push_screen(ScopePicker(question, targets), chosen)
 
-        done = f"Copied “{clean_line(memory.title)}” to {scope_label(target)}."
-        screen.session.run(simple(copy, done), reply_to=screen)
 
-    screen.app.push_screen(ScopePicker(f"Copy “{clean_line(memory.title)}” to:", targets), chosen)
+def copy_to(screen: MainScreen, memory: Memory | None) -> None:
+    """Copy ``memory`` to a scope the person picks (refused there over a limit)."""
+    _pick_then(screen, memory, ("copy", "Copied"), _copy)
+
+
+def _copy(store: MemoryStore, memory: Memory, target: Scope) -> Memory:
+    return store.create(
+        target,
+        memory.title,
+        memory.text,
+        enabled=memory.enabled,
+        source=memory.source,
+        session_id=memory.session_id,
+    )
 
 
 def move_to(screen: MainScreen, memory: Memory | None) -> None:
     """Move ``memory`` with its history to a scope the person picks (refused over a limit);
     when it is open with unsaved edits, which would be left behind, ask first."""
     if memory is not None and screen.editor.memory_id == memory.id:
-        screen.detail.guard(lambda: _pick_and_move(screen, memory))
+        screen.detail.guard(lambda: _pick_then(screen, memory, ("move", "Moved"), _move))
     else:
-        _pick_and_move(screen, memory)
+        _pick_then(screen, memory, ("move", "Moved"), _move)
 
 
-def _pick_and_move(screen: MainScreen, memory: Memory | None) -> None:
-    targets = _targets(screen, memory, "move")
-    if memory is None or targets is None:
-        return
-
-    def chosen(answer: tuple[Scope] | None) -> None:
-        if answer is None:
-            return
-        (target,) = answer
-
-        def move(store: MemoryStore) -> Memory:
-            moved = store.move(memory.scope, memory.id, target)
-            carry_mark(store, memory.scope, memory.id, moved.scope, moved.id)
-            return moved
-
-        done = f"Moved “{clean_line(memory.title)}” to {scope_label(target)}."
-        screen.session.run(simple(move, done), reply_to=screen)
-
-    screen.app.push_screen(ScopePicker(f"Move “{clean_line(memory.title)}” to:", targets), chosen)
+def _move(store: MemoryStore, memory: Memory, target: Scope) -> Memory:
+    moved = store.move(memory.scope, memory.id, target)
+    carry_mark(store, memory.scope, memory.id, moved.scope, moved.id)
+    return moved

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from store import GLOBAL, StoreError, scope_label
 
 if TYPE_CHECKING:
     from store import MemoryStore
+    from store.limits import Limits
     from store.model import Memory, Problem, Scope
 
 
@@ -32,7 +33,7 @@ class ScopeSummary:
 class Snapshot:
     """Everything the main screen shows, read in one go under the store lock."""
 
-    limits: Any
+    limits: Limits
     scopes: tuple[ScopeSummary, ...]
     memories: Mapping[Scope, tuple[Memory, ...]]
     problems: tuple[Problem, ...]

@@ -264,7 +264,7 @@ def review_with_problem(
     return found, read.problem
 
 
-def _pending_deletion(store: MemoryStore, deleted: Deleted, mark: Any) -> ReviewItem | None:
+def _pending_deletion(store: MemoryStore, deleted: Deleted, mark: object) -> ReviewItem | None:
     """A chat's deletion not reviewed since: its mark is the deletion's moment, ``-deleted``."""
     if deleted.via != "chat" or deleted.problem:
         return None
@@ -279,7 +279,7 @@ def _pending_deletion(store: MemoryStore, deleted: Deleted, mark: Any) -> Review
     return ReviewItem(memory=was, newest=newest, before=before, reviewed=reviewed, deleted=deleted)
 
 
-def _pending(store: MemoryStore, memory: Memory, mark: Any) -> ReviewItem | None:
+def _pending(store: MemoryStore, memory: Memory, mark: object) -> ReviewItem | None:
     hdir = history_dir(store.root, memory.scope, memory.id)
     names = [n[:-3] for n in version_names(store.root, hdir)]  # oldest first
     if not names or _source_of(names[-1]) != "chat":

@@ -70,6 +70,9 @@ class MemoryTable(ScrollView, can_focus=True):
     BINDINGS = bindings(Place.LIST)
 
     cursor_row: reactive[int] = reactive(0, always_update=False, repaint=False)
+    #: Whether any memory is listed: the keys that act on a memory are offered only then, and
+    #: Textual asks ``check_action`` again whenever it changes (``bindings=True``).
+    has_rows: reactive[bool] = reactive(False, repaint=False, bindings=True)
 
     class MemoryHighlighted(Message):
         """The person moved the cursor onto a memory."""
@@ -169,7 +172,6 @@ class MemoryTable(ScrollView, can_focus=True):
         if new == self._shown:
             return
         keep = keep if keep is not None else self.current_id
-        emptied_or_filled = bool(new) != bool(self._shown)
         self._shown = new
         self._index = {m.id: i for i, m in enumerate(new)}
         if len(self._cells) > 4 * len(new) + 1000:
@@ -181,8 +183,7 @@ class MemoryTable(ScrollView, can_focus=True):
         self._set_cursor(row, announce=False)
         self.shown_generation += 1
         self.refresh()
-        if emptied_or_filled:
-            self.refresh_bindings()  # the keys that act on a memory are offered only with one
+        self.has_rows = bool(new)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Edit (Enter) is offered only when there is a memory to edit.

@@ -112,3 +112,19 @@ async def test_narrowing_with_the_preview_open_keeps_the_focus_on_screen(tmp_pat
         assert focused is screen.table and focused.display and screen.browse.display
         await pilot.press("enter")  # the keys work: Enter opens the editor
         await wait_until(pilot, lambda: app.focused is screen.editor.text_area, "the editor")
+
+
+async def test_the_keys_on_a_memory_go_when_another_program_removes_the_last_one(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    store = MemoryStore(root)
+    only = store.create(GLOBAL, "One", "Its text.")
+    app = OdaApp(root)
+    async with app.run_test(size=(200, 40)) as pilot:
+        screen = await started(pilot)
+        screen.table.focus()
+        on_a_memory = {"choose", "on_memory('memory.toggle')", "on_memory('memory.delete')"}
+        await wait_until(pilot, lambda: on_a_memory <= offered(app), "the keys on a memory offered")
+        store.memory_path(GLOBAL, only.id).unlink()
+        await wait_until(pilot, lambda: screen.table.row_count == 0, "the list emptied")
+        assert screen.table.has_focus
+        await wait_until(pilot, lambda: not offered(app) & on_a_memory, "the keys on a memory gone")

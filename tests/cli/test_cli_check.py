@@ -40,22 +40,16 @@ def test_check_lists_each_finding_one_a_line_and_exits_1(tmp_path: Path) -> None
     assert doc["findings"][1]["path"] == str(odd)
 
 
-def test_check_includes_secret_warnings_when_the_store_has_them(tmp_path: Path) -> None:
-    from oda_tui.cli import check
-
-    class Warning:
-        def __init__(self, path: Path) -> None:
-            self.path, self.message = path, "The memory looks like it contains a password."
-
-    class FakeStore:
-        def secret_warnings(self) -> list[Warning]:
-            return [Warning(tmp_path / "global" / "0000000d.md")]
-
-    [finding] = check.secrets(FakeStore())  # type: ignore[arg-type]
-    assert finding == check.Finding(
-        "secret", str(tmp_path / "global" / "0000000d.md"), "The memory looks like it contains a password."
-    )
-    assert check.secrets(object()) == []  # type: ignore[arg-type]
+def test_check_lists_a_secret_looking_memory(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    kept = MemoryStore(s.root).create(None, "Login", "password: hunter2hunter2", allow_secret=True)
+    r = run_cli("check", "--root", s.root)
+    assert r.code == 1
+    assert r.out.splitlines() == [
+        f"{kept.path}: This memory looks like it contains a password; it is sent to the model with every message."
+    ]
+    [finding] = run_cli("check", "--root", s.root, "--json").json()["findings"]
+    assert (finding["kind"], finding["path"]) == ("secret", str(kept.path))
 
 
 def test_check_review_counts_what_the_agent_saved(tmp_path: Path) -> None:
