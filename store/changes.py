@@ -22,22 +22,20 @@ from .errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUnd
 from .history import NewVersion
 from .layout import history_dir, is_valid_id
 from .layout import memory_path as _memory_path
-from .limits import Limits
-from .memory_fields import Document, Fields, FileProblem, normalize_text, normalize_title
+from .memory_fields import Document, Fields, FileProblem
 from .memory_render import render_edit, render_new
 from .memoryfile import parse_bytes
 from .model import Change, Memory, Scope, Version
 from .rules import (
-    check_encodable,
     check_scope,
     check_size,
     check_via,
+    checked_edit,
     checked_new,
     length_refusal,
     new_file_bytes,
     refuse,
     secret_refusal,
-    text_refusal,
     title_refusal,
 )
 from .transaction import Current, Transactions
@@ -108,10 +106,10 @@ class Changes(Transactions):
         if title is None and text is None and enabled is None:
             raise NothingToChange()
         given = None if callable(text) else text
-        title, given = _checked_content(title, given, self._limits())
+        title, given = checked_edit(title, given, self._limits())
         with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
             if callable(text):
-                _title, given = _checked_content(None, text(now.doc.text), self.sync.limits)
+                _title, given = checked_edit(None, text(now.doc.text), self.sync.limits)
             return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret)
 
     def change(
@@ -359,18 +357,6 @@ class Changes(Transactions):
         limits = self._limits()
         refuse(title_refusal(version.title, limits) or length_refusal(version.text, limits))
         return self._apply(now, version.title, version.text, None, via=via, allow_secret=True).memory
-
-
-def _checked_content(title: str | None, text: str | None, limits: Limits) -> tuple[str | None, str | None]:
-    """``title`` and ``text`` normalised, refused with the spec's messages when not valid."""
-    check_encodable(title or "", text or "")
-    if title is not None:
-        title = normalize_title(title)
-        refuse(title_refusal(title, limits))
-    if text is not None:
-        text = normalize_text(text)
-        refuse(text_refusal(text, limits))
-    return title, text
 
 
 def _before_chat(versions: list[Version], doc: Document) -> Version:

@@ -63,6 +63,20 @@ def checked_new(
     return title, text
 
 
+def checked_edit(title: str | None, text: str | None, limits: Limits) -> tuple[str | None, str | None]:
+    """An edit's new title and text (None: kept as they are), normalised; refused with the
+    spec's messages in ``checked_new``'s order (a character that cannot be saved, the title,
+    the text; the secret check needs the text it replaces, so the edit makes it)."""
+    check_encodable(title or "", text or "")
+    if title is not None:
+        title = normalize_title(title)
+        refuse(title_refusal(title, limits))
+    if text is not None:
+        text = normalize_text(text)
+        refuse(text_refusal(text, limits))
+    return title, text
+
+
 def new_file_bytes(fields: Fields, text: str, limits: Limits) -> bytes:
     """A new memory file's bytes, refused when they would be larger than the limit."""
     data = render_new(fields, text).encode("utf-8")
