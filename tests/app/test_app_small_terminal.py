@@ -1,13 +1,16 @@
-"""Pilot test: at 60x20 every line of every entry in the problems list can be read (the list
-scrolls to each one, and no entry loses its last line once the scrollbar takes its columns)."""
+"""Pilot tests at 60x20: every line of every entry in the problems list can be read (no entry
+loses its last line once the scrollbar takes its columns), and every button of the quit question
+is on screen."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from textual.geometry import Region
 from textual.widgets import OptionList
 
 from oda_tui.app import OdaApp
+from oda_tui.dialogs.quit import QuitDialog
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
 from tests.support.app import memory_file, settle, started, wait_until, write_raw
@@ -47,3 +50,24 @@ async def test_every_line_of_every_problem_is_drawn_at_60x20(tmp_path: Path) -> 
             await settle(pilot)
             message = " ".join(entry.message.split())
             assert message in list_words(app, option_list), (index, message)
+
+
+def drawn_in(app: OdaApp, region: Region) -> str:
+    """The lines drawn in ``region`` of the screen."""
+    rows = [strip.text for strip in app.screen._compositor.render_strips()][region.y : region.bottom]
+    return "\n".join(row[region.x : region.right] for row in rows)
+
+
+async def test_the_quit_question_shows_its_three_buttons_at_60x20(tmp_path: Path) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.editor.memory_id is not None, "the editor")
+        await pilot.press("end", *" More", "ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, QuitDialog), "the quit question")
+        shown = drawn_in(app, app.screen.query_one(".dialog").region)  # not the footer: the dialog
+        for label in ("s Save and quit", "y Quit without saving", "n Keep editing"):
+            assert label in shown, label
