@@ -18,7 +18,7 @@ from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..state.hygiene import Group, read_groups
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
@@ -149,7 +149,7 @@ class DuplicatesScreen(SubScreen[list[Group]]):
             )
         lines.append("")
         lines.append(f"The text of “{clean_line(chosen.title)}”:")
-        self.query_one("#duplicate-head", Static).update("\n".join(lines))
+        self.query_one("#duplicate-head", Static).update(app_words("\n".join(lines)))
         self.query_one("#duplicate-text", Static).update(clean_block(chosen.text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
