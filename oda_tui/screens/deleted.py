@@ -21,6 +21,7 @@ from ..text.format import full_moment
 from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 
@@ -53,7 +54,7 @@ class DeletedScreen(SubScreen[DeletedRead]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="deleted-body"):
-            yield OptionList(id="deleted-list", markup=False)
+            yield WrappingOptionList(id="deleted-list", markup=False)
             with VerticalScroll(id="deleted-view"):
                 yield Static("", id="deleted-head", markup=False)
                 yield Static("", id="deleted-text", markup=False)

@@ -22,6 +22,7 @@ from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ class DuplicatesScreen(SubScreen[list[Group]]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="duplicates-body"):
-            yield OptionList(id="duplicate-list", markup=False)
+            yield WrappingOptionList(id="duplicate-list", markup=False)
             with VerticalScroll(id="duplicate-view"):
                 yield Static("", id="duplicate-head", markup=False)
                 yield Static("", id="duplicate-text", markup=False)

@@ -23,6 +23,7 @@ from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import saved_by
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="review-body"):
-            yield OptionList(id="review-list", markup=False)
+            yield WrappingOptionList(id="review-list", markup=False)
             with VerticalScroll(id="review-view"):
                 yield Static("", id="review-head", markup=False)
                 yield Static("", id="review-diff")

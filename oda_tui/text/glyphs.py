@@ -106,7 +106,7 @@ _PUNCTUATION = str.maketrans(
 
 def app_words(text: str) -> str:
     """A sentence of the app's, as drawn in the set in use: in ASCII, its quotation marks,
-    ``·``, ``—``, ``…``, ``≈`` and arrows become ``" ' - - ... ~ ->``. A title it quotes is
+    ``·``, ``—``, ``…``, ``≈``, ``→`` and ``▶`` become ``" ' - - ... ~ -> >``. A title it quotes is
     drawn with the sentence (the list, the editor and the views show a person's text as is)."""
     return text.translate(_PUNCTUATION) if _ascii else text
 

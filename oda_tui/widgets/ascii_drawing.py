@@ -19,6 +19,8 @@ from textual.content import Content
 from textual.renderables.bar import Bar
 from textual.scrollbar import ScrollBarRender
 
+from ..text.glyphs import ASCII
+
 if TYPE_CHECKING:
     from rich.console import OverflowMethod
 
@@ -28,7 +30,7 @@ _UNICODE_BAR = (Bar.HALF_BAR_LEFT, Bar.BAR, Bar.HALF_BAR_RIGHT)
 _UNICODE_TEXT_TRUNCATE = Text.truncate
 _UNICODE_CONTENT_TRUNCATE = Content.truncate
 #: What ends a line cut to fit, in ASCII.
-MORE = "..."
+MORE = ASCII["more"]
 
 
 def _ascii_text_truncate(
