@@ -1,5 +1,9 @@
 """MCP server measurements over stdio, each beside the SDK's floor measured in the same run.
 
+Each row is measured twice: with raw JSON-RPC lines (``raw_client``: the server's own round
+trip, which the targets are about) and with the SDK's Python client (which also checks every
+structured answer against the tool's outputSchema: what a Python host waits for).
+
 The floor is ``benchmarks.floor_server``: an SDK server whose one tool returns a constant,
 started and called exactly as ``oda-tui mcp`` is. Both run at once and their calls alternate,
 so load on a shared machine falls on both alike; a tool's figure is read as its excess over
@@ -10,11 +14,13 @@ the server cannot be run; a number is never made up.
 
 from __future__ import annotations
 
+import functools
 import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +28,7 @@ from store import MemoryStore
 from store.layout import SETTINGS_FILE
 
 from .app_bench import NotMeasured
+from .raw_client import RawClient
 
 #: The benchmark's stores hold far more than a chat's default limit: saves must not be refused.
 SETTINGS = b"chat_max_tokens: 1000000\n"
@@ -58,7 +65,7 @@ def _schemas(tools: Any) -> dict[str, set[str]]:
 
 
 def _plan(
-    schemas: dict[str, set[str]], memory_id: str, text: str, word: str
+    schemas: dict[str, set[str]], memory_id: str, text: str, word: str, kind: str
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
     """The reads and the writes to time, by row name (each a function of the call's number),
     and the rows the server cannot answer yet, with why."""
@@ -84,7 +91,7 @@ def _plan(
     writes["memory_change"] = lambda i: ("memory_change", {"id": memory_id, "text": variants[i % 2]})
     writes["memory_save"] = lambda i: (
         "memory_save",
-        {"title": f"Benchmark save {i}", "text": f"Saved by run {i}."},
+        {"title": f"Benchmark save {kind} {i}", "text": f"Saved by run {i}."},
     )
     return plan, writes, missing
 
@@ -109,18 +116,40 @@ async def _timed(
     return results
 
 
-async def _round_trips(
-    root: Path, workspace: str, memory_id: str, text: str, word: str, runs: int
-) -> dict[str, Any]:
+class _Sdk:
+    """The SDK's client under the raw client's names (it checks each answer's outputSchema)."""
+
+    def __init__(self, client: Any) -> None:
+        self.call_tool = client.call_tool
+        self._client = client
+
+    async def schemas(self) -> dict[str, set[str]]:
+        return _schemas(await self._client.list_tools())
+
+
+@asynccontextmanager
+async def _connected(kind: str, args: list[str]) -> AsyncIterator[Any]:
+    """A client of ``python ARGS`` over stdio: the SDK's (``sdk``) or raw JSON-RPC lines."""
+    if kind == "raw":
+        async with RawClient(args) as raw:
+            yield raw
+        return
     from mcp import Client
 
+    async with Client(_params(args), mode="legacy") as client:
+        yield _Sdk(client)
+
+
+async def _round_trips(
+    root: Path, workspace: str, memory_id: str, text: str, word: str, runs: int, kind: str
+) -> dict[str, Any]:
     times: dict[str, list[float]] = {"floor": []}
     floor_args = ["-m", "benchmarks.floor_server"]
     async with (
-        Client(_params(floor_args), mode="legacy") as floor,
-        Client(_params(_oda_args(root, workspace)), mode="legacy") as oda,
+        _connected(kind, floor_args) as floor,
+        _connected(kind, _oda_args(root, workspace)) as oda,
     ):
-        reads, writes, missing = _plan(_schemas(await oda.list_tools()), memory_id, text, word)
+        reads, writes, missing = _plan(await oda.schemas(), memory_id, text, word, kind)
         first = await oda.call_tool("memory_read", {})  # the first load: not counted
         if first.is_error:
             raise NotMeasured(f"memory_read was refused: {first.content}")
@@ -131,9 +160,9 @@ async def _round_trips(
             reads["memory_read_unchanged"] = lambda i: ("memory_read", {"since": revision})
         await floor.call_tool("constant", {})
         for row, result in await _timed(floor, oda, reads, runs, times):
-            kind = (result.structured_content or {}).get("kind")
-            if row == "memory_read_unchanged" and kind != "unchanged":
-                raise NotMeasured(f"memory_read(since) with nothing changed answered {kind!r}")
+            kind_read = (result.structured_content or {}).get("kind")
+            if row == "memory_read_unchanged" and kind_read != "unchanged":
+                raise NotMeasured(f"memory_read(since) with nothing changed answered {kind_read!r}")
         saved = [
             str((result.structured_content or {})["id"])
             for row, result in await _timed(floor, oda, writes, runs, times)
@@ -185,10 +214,10 @@ def measure(root: Path, workspace: str, runs: int, start_runs: int) -> dict[str,
     target = candidates[0]
     word = target.title.split()[0]
 
-    def run() -> dict[str, Any]:
+    def run(kind: str) -> dict[str, Any]:
         outcome: dict[str, Any] = {}
         try:
-            outcome = anyio.run(_round_trips, root, workspace, target.id, target.text, word, runs)
+            outcome = anyio.run(_round_trips, root, workspace, target.id, target.text, word, runs, kind)
         finally:
             after = MemoryStore(root)
             after.change(workspace, target.id, text=target.text)  # leave the text as it was
@@ -197,19 +226,27 @@ def measure(root: Path, workspace: str, runs: int, start_runs: int) -> dict[str,
                 after.purge_deleted(workspace, memory_id)
         return outcome
 
-    outcome = _with_settings(root, run)
     result: dict[str, Any] = {
         "mcp_listed": len(store.memories(None)) + len(store.memories(workspace)),
         **_start_ups(root, workspace, start_runs),
     }
     result["mcp_start_over_floor_s"] = result["mcp_start_s"] - result["mcp_floor_start_s"]
+    for kind, prefix in (("raw", "mcp_"), ("sdk", "mcp_sdk_")):
+        outcome = _with_settings(root, functools.partial(run, kind))
+        result.update(_figures(outcome, prefix))
+    return result
+
+
+def _figures(outcome: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """Each row's p50 and p95, and its p95's excess over the floor's p95 (same run)."""
+    result: dict[str, Any] = {}
     times: dict[str, list[float]] = outcome["times"]
     floor_p95 = _percentile(times["floor"], 0.95)
     for row, samples in times.items():
-        result[f"mcp_{row}_p50_s"] = statistics.median(samples)
-        result[f"mcp_{row}_p95_s"] = p95 = _percentile(samples, 0.95)
+        result[f"{prefix}{row}_p50_s"] = statistics.median(samples)
+        result[f"{prefix}{row}_p95_s"] = p95 = _percentile(samples, 0.95)
         if row != "floor":
-            result[f"mcp_{row}_over_floor_s"] = p95 - floor_p95
+            result[f"{prefix}{row}_over_floor_s"] = p95 - floor_p95
     for row, why in outcome["missing"].items():
-        result[f"mcp_{row}_not_measured"] = why
+        result[f"{prefix}{row}_not_measured"] = why
     return result

@@ -17,6 +17,7 @@ from .errors import (
     TooLong,
     UnknownMemory,
 )
+from .followed import ChangeFeed
 from .layout import is_valid_id, is_valid_key
 from .limits import Limits
 from .memory_fields import normalize_text, normalize_title
@@ -44,6 +45,7 @@ __all__ = [
     "normalize_title",
     "GLOBAL",
     "Change",
+    "ChangeFeed",
     "ChatEntry",
     "ChatMemory",
     "CouldNotChange",

@@ -3,7 +3,8 @@
 A change is refused when some chat the memory reaches would go over ``chat_max_tokens`` and
 grow. Under the store-wide lock the sums come from the files as they are now (another process
 may have just written): a stat of each file of the scopes concerned, a read only of those
-whose stat is not the one in the picture.
+whose stat is not the one in the picture; sets a feed of change events follows
+(``store.followed``) are caught up from the feed and summed from the picture.
 """
 
 from __future__ import annotations
@@ -66,21 +67,31 @@ class Budget:
         the limit and make it grow; the message names the chat that would be largest.
 
         The sums come from the files as they are now (another process may have just written),
-        read again only where their stat changed.
+        read again only where their stat changed, or from the picture of followed sets once
+        caught up with their feed.
         """
+        if all(chars <= 0 and count <= 0 for chars, count in deltas.values()):
+            return  # no chat grows, so none can go over by this change
         limit = self.sync.limits.chat_max_tokens
         keys = {s for s in deltas if s is not None}
         chats: list[str | None] = [*sorted(keys)]
         workspaces = self.workspaces_now() if None in deltas else {}
         if None in deltas:
             chats = [None, *sorted(set(workspaces) | keys)]
-        sums = {s: self._sums_now(s, workspaces.get(s) if s is not None else None) for s in {None, *chats}}
+        followed, _changed = self.sync.catch_up()
+        state = self.sync.loaded()
+        sums_now = {
+            s: sums(state, s)
+            if s in followed
+            else self._sums_now(s, workspaces.get(s) if s is not None else None)
+            for s in {None, *chats}
+        }
         worst: tuple[int, str | None] | None = None
         for chat in chats:
-            total, count = sums[None]
+            total, count = sums_now[None]
             d_chars, d_count = deltas.get(None, (0, 0))
             if chat is not None:
-                more, n = sums[chat]
+                more, n = sums_now[chat]
                 extra_chars, extra_count = deltas.get(chat, (0, 0))
                 total, count = total + more, count + n
                 d_chars, d_count = d_chars + extra_chars, d_count + extra_count

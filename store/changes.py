@@ -9,6 +9,7 @@ written before the memory file is swapped in.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,7 @@ class Changes(Transactions):
         memory_id: str,
         *,
         title: str | None = None,
-        text: str | None = None,
+        text: str | Callable[[str], str] | None = None,
         enabled: bool | None = None,
         via: str = "settings",
         allow_secret: bool = False,
@@ -99,15 +100,20 @@ class Changes(Transactions):
         """Set a memory's title, text and whether it is on, together: one transaction, and one
         version when the title or text changes (turning on or off alone keeps none).
 
+        ``text`` may be a function of the current text (e.g. one passage replaced), called
+        under the lock with the text as it is now; what it raises refuses the edit.
         The title and text are checked as ``change`` checks them. Turning a memory off is never
         refused; turning it on is refused over its title or text limit and when a chat it
         reaches would go over its token limit. An edit that changes nothing saves nothing.
         """
         if title is None and text is None and enabled is None:
             raise NothingToChange()
-        title, text = _checked_content(title, text, self._limits())
+        given = None if callable(text) else text
+        title, given = _checked_content(title, given, self._limits())
         with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
-            return self._apply(now, title, text, enabled, via=via, allow_secret=allow_secret)
+            if callable(text):
+                _title, given = _checked_content(None, text(now.doc.text), self.sync.limits)
+            return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret)
 
     def change(
         self,

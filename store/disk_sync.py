@@ -17,6 +17,7 @@ from stat import S_ISDIR, S_ISLNK
 
 from . import first_load, move_recovery, moves, parse_index, safe_io
 from .file_refresh import load_entry, refresh_path
+from .followed import Followed
 from .layout import GLOBAL_DIR, HISTORY_DIR, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
 from .limits import Limits, read_settings
 from .model import Ignored, Memory, Scope
@@ -54,8 +55,29 @@ class DiskSync:
         #: While True, a parse index to write waits in ``_index_waiting`` (``write_index_now``).
         self.hold_index = False
         self._index_waiting: threading.Thread | None = None
-        #: What ``settings_now`` changed in the picture, for the next ``refresh`` to report.
+        #: What ``settings_now`` and ``catch_up`` changed in the picture, for the next ``refresh`` to report.
         self._unreported: set[str] = set()
+        #: Sets kept up to date by a feed of change events (``store.followed``), if any.
+        self.followed: Followed | None = None
+
+    def catch_up(self) -> tuple[frozenset[Scope], set[str]]:
+        """Bring the followed sets up to date (what the feed names, or a look at them whole):
+        the sets whose picture is now the disk as it is (none when nothing is followed), and
+        the paths whose state changed (also reported by the next ``refresh``)."""
+        with self.mutex:
+            followed = self.followed
+            if followed is None:
+                return frozenset(), set()
+            named = followed.feed.changes()  # asked first: what changes while reading is named next time
+            changed: set[str] = set()
+            if self.state is None:
+                self.loaded()
+            elif named is None:
+                changed = self.rescan_scopes(followed.scopes)
+            elif named:
+                changed = self._refresh_paths(named)
+            self._unreported |= changed
+            return followed.scopes, changed
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
         """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.

@@ -11,6 +11,7 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -36,6 +37,7 @@ from .safe_io import (
     list_names,
     read_regular,
     relative_parts,
+    remove_file,
     remove_tree,
 )
 from .swap import rename_new
@@ -130,19 +132,26 @@ def read_version(root: Path, hdir: Path, file_name: str) -> Version | None:
         raw = read_regular(root, hdir / VERSIONS / file_name, READ_LIMITS.file_max_bytes)
     except (FileNotFoundError, Unsafe, TooLarge):
         return None
-    doc = parse_bytes(raw, READ_LIMITS)
+    parsed = _parsed_version(raw)
     moment = parse_moment(m.group(1))
-    if not isinstance(doc, Document) or moment is None:
+    if parsed is None or moment is None:
+        return None
+    title, text, replaced = parsed
+    return Version(
+        name=file_name[:-3], moment=moment, source=m.group(2), title=title, text=text, replaced=replaced
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_version(raw: bytes) -> tuple[str, str, str | None] | None:
+    """A version file's (title, text, what it replaced), or None when it is not a memory file.
+    Kept by its bytes (so a file read again with other bytes is parsed again): every change
+    reads each version of its memory again (``trim``), and parsing YAML is most of that cost."""
+    doc = parse_bytes(raw, READ_LIMITS)
+    if not isinstance(doc, Document):
         return None
     replaced = doc.fields.extra.get(REPLACED_KEY)
-    return Version(
-        name=file_name[:-3],
-        moment=moment,
-        source=m.group(2),
-        title=doc.fields.title,
-        text=doc.text,
-        replaced=replaced if isinstance(replaced, str) else None,
-    )
+    return doc.fields.title, doc.text, replaced if isinstance(replaced, str) else None
 
 
 def newest_version(root: Path, hdir: Path) -> Version | None:
@@ -277,7 +286,8 @@ def trim(root: Path, hdir: Path, keep: int) -> None:
         key = (version.title, version.text)
         if key in seen or kept >= keep:
             try:
-                remove_durably(hdir / VERSIONS / f"{version.name}.md", root=root)
+                # Not synced: a drop lost to a crash leaves a version the next trim drops.
+                remove_file(root, hdir / VERSIONS / f"{version.name}.md", durable=False)
             except OSError:
                 pass
             continue

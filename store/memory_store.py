@@ -22,6 +22,7 @@ from .chat import build_chat_memory
 from .disk_sync import DiskSync
 from .duplicates import find_duplicates, find_similar
 from .errors import UnknownMemory
+from .followed import ChangeFeed, Followed
 from .frontmatter_edit import block_problem, change_frontmatter
 from .layout import history_dir, history_scope_dir, is_valid_id
 from .layout import memory_path as _memory_path
@@ -346,6 +347,32 @@ class MemoryStore:
         for scope in scopes:
             check_scope(scope)
         return self._sync.refresh_scopes(scopes)
+
+    def follow(self, scopes: Iterable[Scope], feed: ChangeFeed) -> None:
+        """Keep the sets of ``scopes`` up to date from ``feed`` (see ``store.followed``):
+        ``catch_up`` reads again what it names, and a change's budget check takes those sets'
+        sums from the picture once caught up. A feed followed before is closed."""
+        followed = Followed(frozenset(scopes), feed)
+        for scope in followed.scopes:
+            check_scope(scope)
+        self._take_feed(followed)
+
+    def unfollow(self) -> None:
+        """Stop following a feed (it is closed): changes look at each file again."""
+        self._take_feed(None)
+
+    def _take_feed(self, followed: Followed | None) -> None:
+        with self._mutex:
+            before, self._sync.followed = self._sync.followed, followed
+        if before is not None:
+            before.feed.close()
+
+    def catch_up(self) -> set[Path]:
+        """Bring the followed sets up to date with the disk: the files the feed names, or a look
+        at the sets whole when it cannot say. Returns the paths whose state changed (also
+        reported by the next ``refresh``); nothing when no feed is followed."""
+        _scopes, changed = self._sync.catch_up()
+        return {Path(p) for p in changed}
 
     def write_index_now(self) -> None:
         """Write the parse index held back since the load (``hold_index``), in the background."""

@@ -9,6 +9,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from .chat import entry_chars
 from .model import Ignored, Memory, Problem, Scope
 from .scan import Signature
 
@@ -34,9 +35,17 @@ class Picture:
     def put(self, path: str, sig: Signature, item: Memory | Problem) -> None:
         """Take in what one file is now."""
         self.sigs[path] = sig
+        before = self.items.get(path)
         self.items[path] = item
-        self.by_scope.setdefault(item.scope, {})[item.id] = item
-        self.touch(item.scope)
+        scope_items = self.by_scope.setdefault(item.scope, {})
+        replaced = scope_items.get(item.id)
+        scope_items[item.id] = item
+        self.touch(item.scope, sums_kept=True)
+        # The chat's sums follow the one entry that changed (a sum over 10,000 otherwise).
+        if before is not None and before is not replaced:
+            self.chat_sums.pop(item.scope, None)
+        self._count(replaced, -1)
+        self._count(item, +1)
 
     def drop(self, path: str) -> bool:
         """Forget one file; True when it was known."""
@@ -47,14 +56,28 @@ class Picture:
         scope_items = self.by_scope.get(item.scope, {})
         if scope_items.get(item.id) is item:
             del scope_items[item.id]
-        self.touch(item.scope)
+            self._count(item, -1)
+        self.touch(item.scope, sums_kept=True)
         return True
 
-    def touch(self, scope: Scope) -> None:
-        """Something in ``scope`` changed: drop what was derived from it."""
+    def touch(self, scope: Scope, *, sums_kept: bool = False) -> None:
+        """Something in ``scope`` changed: drop what was derived from it (but the chat's sums,
+        when the caller keeps them up to date itself)."""
         self.ordered.pop(scope, None)
-        self.chat_sums.pop(scope, None)
+        if not sums_kept:
+            self.chat_sums.pop(scope, None)
         self.derived.clear()
+
+    def _count(self, item: Memory | Problem | None, sign: int) -> None:
+        """Add (+1) or take away (-1) what ``item`` adds to its scope's chat sums, if known."""
+        if not isinstance(item, Memory) or not item.enabled:
+            return
+        found = self.chat_sums.get(item.scope)
+        if found is not None:
+            self.chat_sums[item.scope] = (
+                found[0] + sign * entry_chars(item.title, item.text),
+                found[1] + sign,
+            )
 
 
 @contextmanager

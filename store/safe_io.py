@@ -246,17 +246,18 @@ def list_names(root: Path, path: Path | str) -> list[str]:
         return []
 
 
-def remove_file(root: Path, path: Path | str) -> bool:
-    """Unlink ``path`` under ``root`` (a link itself, never what it names) and make it
-    durable; False when it was not there."""
+def remove_file(root: Path, path: Path | str, *, durable: bool = True) -> bool:
+    """Unlink ``path`` under ``root`` (a link itself, never what it names) and, when
+    ``durable``, make it so; False when it was not there."""
     parts = relative_parts(root, path)
     try:
         with folder(root, Path(root, *parts[:-1])) as dir_fd:
             os.unlink(parts[-1], dir_fd=dir_fd)
-            try:
-                os.fsync(dir_fd)
-            except OSError:
-                pass
+            if durable:
+                try:
+                    os.fsync(dir_fd)
+                except OSError:
+                    pass
     except FileNotFoundError:
         return False
     return True

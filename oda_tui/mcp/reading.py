@@ -11,7 +11,6 @@ from typing import Any
 
 from store import Memory, Problem, Scope, is_valid_id
 from store import messages as store_msg
-from store.search import matching
 
 from . import messages as msg
 from . import schemas
@@ -106,19 +105,21 @@ def memory_list(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     query = args.get("query")
     limit = args.get("limit", PAGE)
     after = _after(args["cursor"]) if "cursor" in args else None
-    found: list[tuple[list[Any], Memory]] = []
-    for rank, scope in enumerate(session.scopes):
-        for memory in matching(session.store.memories(scope), query or ""):
-            found.append((_position(rank, memory), memory))
-    waiting = [(p, m) for p, m in found if after is None or p > after]
+    ranked = [(rank, m) for rank, scope in enumerate(session.scopes) for m in session.store.memories(scope)]
+    if query:
+        kept = {id(m) for m in session.haystacks.matching((m for _r, m in ranked), query)}
+        ranked = [(r, m) for r, m in ranked if id(m) in kept]
+    found = ranked
+    # A position is worked out only where a cursor is compared or given (10,000 dates otherwise).
+    waiting = found if after is None else [(r, m) for r, m in found if _position(r, m) > after]
     page = waiting[:limit]
     more = len(waiting) > limit
     data = {
         "chat": chat_figures(session),
         "query": query,
         "total": len(found),
-        "memories": [listed_memory(m) for _p, m in page],
-        "next_cursor": _cursor(page[-1][0]) if more else None,
+        "memories": [listed_memory(m) for _r, m in page],
+        "next_cursor": _cursor(_position(*page[-1])) if more else None,
     }
     return ToolResult(to_json(data), data)
 

@@ -109,32 +109,32 @@ def _limits(session: ChatSession) -> Limits:
         return Limits()
 
 
-# The handlers close over the server's uri, bus and root; mccabe counts each nested handler's
-# paths as the builder's own, though every handler is a few lines on its own.
-def build_server(  # noqa: C901, PLR0915
-    root: Path | str, workspace: str | None = None, *, root_named: bool = True
-) -> Server[Served]:
-    """The server for the store at ``root``, as a chat in ``workspace`` (None: Global only).
+class _Handlers:
+    """The server's request handlers for one store and one chat: its resource's address, the
+    subscription bus and the revisions every connection shares."""
 
-    ``root_named``: the folder was named by the person (``--root``, ``$ODA_HOME``), so it must
-    exist; Oda's default folder may not yet, and the first save creates it.
-    """
-    uri = resource_uri(workspace)
-    bus = InMemorySubscriptionBus()
+    def __init__(self, root: Path | str, workspace: str | None, *, root_named: bool) -> None:
+        self.root = root
+        self.workspace = workspace
+        self.root_named = root_named
+        self.uri = resource_uri(workspace)
+        self.bus = InMemorySubscriptionBus()
+        self.sent = SentRevisions()  # one for every connection: any of them may be asked for a revision
 
-    sent = SentRevisions()  # one for every connection: any of them may be asked for a revision
-
-    def new_session() -> ChatSession:
-        return ChatSession(MemoryStore(root), workspace, root_named=root_named, sent=sent)
+    def new_session(self) -> ChatSession:
+        """A connection's chat session."""
+        return ChatSession(MemoryStore(self.root), self.workspace, root_named=self.root_named, sent=self.sent)
 
     @asynccontextmanager
-    async def lifespan(_server: Server[Served]) -> AsyncIterator[Served]:
+    async def lifespan(self, _server: Server[Served]) -> AsyncIterator[Served]:
+        """One connection: its session, and its watch once a request needs it."""
+
         async def announce() -> None:
-            await bus.publish(ResourceUpdated(uri=uri))
+            await self.bus.publish(ResourceUpdated(uri=self.uri))
             await served.subscribers.tell_all()
 
         async with anyio.create_task_group() as group:
-            session = new_session()
+            session = self.new_session()
             served = Served(session, lambda ready: group.start_soon(watch_memory, session, announce, ready))
             try:
                 yield served
@@ -143,50 +143,50 @@ def build_server(  # noqa: C901, PLR0915
                 served.session.close()
 
     async def list_tools(
-        _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
+        self, ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        limits = await anyio.to_thread.run_sync(_limits, _ctx.lifespan_context.session)
+        limits = await anyio.to_thread.run_sync(_limits, ctx.lifespan_context.session)
         return types.ListToolsResult(tools=[_tool(spec, limits) for spec in tools.SPECS])
 
     async def call_tool(
-        ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
+        self, ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         await ctx.lifespan_context.watching()
         session = ctx.lifespan_context.session
         outcome = await anyio.to_thread.run_sync(tools.call, session, params.name, params.arguments)
         return _result(outcome)
 
-    def _resource() -> types.Resource:
-        label = "Global" if workspace is None else f"workspace {workspace}"
+    def _resource(self) -> types.Resource:
+        label = "Global" if self.workspace is None else f"workspace {self.workspace}"
         return types.Resource(
             name="memory",
             title=f"Oda memory ({label})",
-            uri=uri,
+            uri=self.uri,
             description="Exactly the memory a chat here receives; it changes when a memory file does.",
             mime_type=MIME_TYPE,
         )
 
     async def list_resources(
-        _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
+        self, _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[_resource()])
+        return types.ListResourcesResult(resources=[self._resource()])
 
     async def list_templates(
-        _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
+        self, _ctx: ServerRequestContext[Served], _params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
         # None: the one resource has a fixed address (asked anyway by clients that list all).
         return types.ListResourceTemplatesResult(resource_templates=[])
 
-    def _check_uri(asked: str) -> None:
-        if asked != uri:
+    def _check_uri(self, asked: str) -> None:
+        if asked != self.uri:
             raise MCPError(
-                RESOURCE_NOT_FOUND, f"There is no resource {asked!r}; this chat's memory is {uri}."
+                RESOURCE_NOT_FOUND, f"There is no resource {asked!r}; this chat's memory is {self.uri}."
             )
 
     async def read_resource(
-        ctx: ServerRequestContext[Served], params: types.ReadResourceRequestParams
+        self, ctx: ServerRequestContext[Served], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        _check_uri(str(params.uri))
+        self._check_uri(str(params.uri))
         await ctx.lifespan_context.watching()
         try:
             text = await anyio.to_thread.run_sync(resource_text, ctx.lifespan_context.session)
@@ -194,42 +194,52 @@ def build_server(  # noqa: C901, PLR0915
             reason = str(exc) if isinstance(exc, RootProblem) else exc.strerror or str(exc)
             raise MCPError(types.INVALID_PARAMS, COULD_NOT_READ.format(reason=reason)) from exc
         contents: list[types.TextResourceContents | types.BlobResourceContents] = [
-            types.TextResourceContents(uri=uri, mime_type=MIME_TYPE, text=text)
+            types.TextResourceContents(uri=self.uri, mime_type=MIME_TYPE, text=text)
         ]
         return types.ReadResourceResult(contents=contents)
 
     async def subscribe(
-        ctx: ServerRequestContext[Served], params: types.SubscribeRequestParams
+        self, ctx: ServerRequestContext[Served], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
-        _check_uri(str(params.uri))
+        self._check_uri(str(params.uri))
         await ctx.lifespan_context.watching()
         client = ctx.session  # its connection-wide channel carries the later notification
-        ctx.lifespan_context.subscribers.add(uri, _notifier(client.send_resource_updated, uri))
+        ctx.lifespan_context.subscribers.add(self.uri, _notifier(client.send_resource_updated, self.uri))
         return types.EmptyResult()
 
     async def unsubscribe(
-        ctx: ServerRequestContext[Served], params: types.UnsubscribeRequestParams
+        self, ctx: ServerRequestContext[Served], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
-        _check_uri(str(params.uri))
-        ctx.lifespan_context.subscribers.remove(uri)
+        self._check_uri(str(params.uri))
+        ctx.lifespan_context.subscribers.remove(self.uri)
         return types.EmptyResult()
 
+
+def build_server(
+    root: Path | str, workspace: str | None = None, *, root_named: bool = True
+) -> Server[Served]:
+    """The server for the store at ``root``, as a chat in ``workspace`` (None: Global only).
+
+    ``root_named``: the folder was named by the person (``--root``, ``$ODA_HOME``), so it must
+    exist; Oda's default folder may not yet, and the first save creates it.
+    """
+    handlers = _Handlers(root, workspace, root_named=root_named)
     return Server(
         NAME,
         version=version(),
         title="Oda memory",
         instructions=INSTRUCTIONS,
-        lifespan=lifespan,
+        lifespan=handlers.lifespan,
         # Every answer reflects the disk now: nothing may be served from a client's cache.
         cache_hints={"resources/read": CacheHint(ttl_ms=0), "resources/list": CacheHint(ttl_ms=0)},
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_list_resource_templates=list_templates,
-        on_read_resource=read_resource,
-        on_subscribe_resource=subscribe,
-        on_unsubscribe_resource=unsubscribe,
-        on_subscriptions_listen=_when_ready(ListenHandler(bus)),
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_templates,
+        on_read_resource=handlers.read_resource,
+        on_subscribe_resource=handlers.subscribe,
+        on_unsubscribe_resource=handlers.unsubscribe,
+        on_subscriptions_listen=_when_ready(ListenHandler(handlers.bus)),
     )
 
 

@@ -8,12 +8,14 @@ conversation; each answer names its revision and the caller says which one it ho
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import uuid
 from dataclasses import dataclass, field
 
 from store import ChatMemory, MemoryStore, Scope
+from store.search import Haystacks
 
 from . import messages as msg
 from .chat_feed import ChatFeed
@@ -37,9 +39,9 @@ class ChatSession:
     root_named: bool = True  # the folder was named (--root, $ODA_HOME): it must exist
     session_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     sent: SentRevisions = field(default_factory=SentRevisions)
+    haystacks: Haystacks = field(default_factory=Haystacks)  # memory_list's query, casefolded once
     _current: CurrentMemory = field(default_factory=CurrentMemory)
-    _feed: ChatFeed | None = None
-    _refreshing: threading.Lock = field(default_factory=threading.Lock)
+    _following: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -60,16 +62,20 @@ class ChatSession:
         and the first save creates it.
         """
         root = self.store.root
-        if not os.path.lexists(root):
-            if self.root_named:
-                raise RootProblem(msg.ROOT_MISSING.format(root=root))
-            return writing  # a read finds nothing to read; a save goes ahead and creates it
-        if not root.is_dir():
-            raise RootProblem(msg.ROOT_NOT_FOLDER.format(root=root))
         try:
-            os.listdir(root)
+            # One open says it is there, a folder, and readable (a listing of it is not needed).
+            fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            if os.path.lexists(root):
+                raise RootProblem(msg.ROOT_NOT_FOLDER.format(root=root)) from exc
+            if self.root_named:
+                raise RootProblem(msg.ROOT_MISSING.format(root=root)) from exc
+            return writing  # a read finds nothing to read; a save goes ahead and creates it
         except OSError as exc:
+            if exc.errno == errno.ELOOP:  # a link that leads nowhere, or to itself
+                raise RootProblem(msg.ROOT_NOT_FOLDER.format(root=root)) from exc
             raise RootProblem(msg.ROOT_UNREADABLE.format(root=root, reason=exc.strerror or exc)) from exc
+        os.close(fd)
         return True
 
     def refresh(self) -> None:
@@ -77,24 +83,18 @@ class ChatSession:
 
         The files the kernel says changed since the last call are read again (a change saved
         a moment before the call is already queued); when it cannot say, a pass over Global and
-        the chat's workspace (a stat per file of those, none of any other workspace).
+        the chat's workspace (a stat per file of those, none of any other workspace). The store
+        follows the same feed, so a change's budget check trusts these sets once caught up.
         """
-        # One caller at a time (a tool call and a resource read may come together): events
-        # taken from the feed are read into the picture before another caller answers.
-        with self._refreshing:
-            if self._feed is None:
-                self._feed = ChatFeed(self.store.root, self.scopes)
-            changed = self._feed.changes()
-            if changed is None:
-                self.store.refresh_scopes(self.scopes)
-            elif changed:
-                self.store.refresh(changed)
+        if not self._following:
+            self.store.follow(self.scopes, ChatFeed(self.store.root, self.scopes))
+            self._following = True
+        self.store.catch_up()
 
     def close(self) -> None:
         """Stop following the disk (the session is over)."""
-        with self._refreshing:
-            if self._feed is not None:
-                self._feed.close()
+        self.store.unfollow()
+        self._following = False
 
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""

@@ -6,7 +6,8 @@ what a chat saves or changes is kept as a ``chat`` version and waits for the per
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from store import Limits, Memory, MemoryStore, Problem, Scope
@@ -140,12 +141,14 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     if title is None and text is None and old is None and enabled is None:
         raise Refused(store_msg.GIVE_TITLE_OR_TEXT)
     before = found_memory(session, args["id"])
+    # One transaction and at most one version, whatever of title, text and on/off it sets; a
+    # passage is replaced in the text as it is under the lock (an outside edit just made counts).
+    edited: str | Callable[[str], str] | None = text
     if old is not None:
-        text = _replaced(before.text, old, new or "")
-    # One transaction and at most one version, whatever of title, text and on/off it sets.
-    change = store.edit(before.scope, before.id, title=title, text=text, enabled=enabled, via="chat")
+        edited = functools.partial(_replaced, old=old, new=new or "")
+    change = store.edit(before.scope, before.id, title=title, text=edited, enabled=enabled, via="chat")
     memory = change.memory
-    sentence = _what_changed(before, memory, content_asked=title is not None or text is not None)
+    sentence = _what_changed(before, memory, content_asked=title is not None or edited is not None)
     changed = change.changed
     return _answer(session, sentence, memory, changed=changed, note=None if changed else sentence)
 

@@ -47,3 +47,19 @@ def test_a_chat_outside_workspaces_refreshes_global_only(root: Path) -> None:
     write_raw(root / "workspaces" / "proj" / "cccc0001.md", memory_file("Changed in proj", "More"))
     assert titles(tools.call(session, "memory_list", {})) == ["Global one", "Global two"]
     assert [m.title for m in store.memories("proj")] == ["In proj"]
+
+
+def test_a_save_sees_an_outside_edit_made_just_before_it_through_the_kernels_feed(root: Path) -> None:
+    """The budget of a save trusts the chat's followed sets: an editor's in-place growth of
+    another memory, saved a moment before the call, still takes the chat over and refuses it."""
+    write_raw(root / "settings.yaml", "chat_max_tokens: 500\n")
+    path = write_raw(root / "workspaces" / "proj" / "cccc0001.md", memory_file("Big", "x" * 1500))
+    session = ChatSession(MemoryStore(root), "proj")
+    assert titles(tools.call(session, "memory_list", {})) == ["Big"]  # following from here
+    write_raw(path, memory_file("Big", "x" * 1900))  # in place, no store involved
+    refused = tools.call(session, "memory_save", {"title": "More", "text": "z" * 200})
+    assert refused.error
+    assert refused.text.startswith("This change would bring the memory a chat in workspace proj receives")
+    assert titles(tools.call(session, "memory_list", {})) == ["Big"]
+    accepted = tools.call(session, "memory_save", {"title": "Less", "text": "z" * 20})
+    assert not accepted.error, accepted.text

@@ -94,3 +94,38 @@ def test_a_new_secret_is_refused_with_its_kinds_unless_allowed(store: MemoryStor
     assert change.memory.enabled and AWS_KEY in change.memory.text
     # a secret already there does not block turning off or other edits
     assert store.edit(GLOBAL, m.id, title="Keys", enabled=False).memory.title == "Keys"
+
+
+def test_a_text_given_as_a_function_gets_the_text_as_it_is_under_the_lock(root: Path) -> None:
+    """A passage edit is applied to the file as it is now, not as this store last saw it: an
+    outside in-place edit made a moment before is kept, with the passage replaced in it."""
+    store = MemoryStore(root)
+    memory = store.create(GLOBAL, "Style", "Use tabs.")
+    write_raw(store.memory_path(GLOBAL, memory.id), memory_file("Style", "Use tabs. Wrap at 100."))
+    seen: list[str] = []
+
+    def passage(current: str) -> str:
+        seen.append(current)
+        return current.replace("tabs", "spaces")
+
+    change = store.edit(GLOBAL, memory.id, text=passage)
+    assert seen == ["Use tabs. Wrap at 100."]
+    assert change.memory.text == "Use spaces. Wrap at 100."
+    assert [v.text for v in store.versions(GLOBAL, memory.id)][:2] == [
+        "Use spaces. Wrap at 100.",
+        "Use tabs. Wrap at 100.",
+    ]
+
+
+def test_a_text_function_that_raises_refuses_the_edit_and_writes_nothing(store: MemoryStore) -> None:
+    memory = store.create(GLOBAL, "Style", "Use tabs.")
+    before = store.memory_path(GLOBAL, memory.id).read_bytes()
+
+    def missing(_current: str) -> str:
+        raise LookupError("no such passage")
+
+    with pytest.raises(LookupError):
+        store.edit(GLOBAL, memory.id, text=missing, enabled=False)
+    assert store.memory_path(GLOBAL, memory.id).read_bytes() == before
+    assert store.get(GLOBAL, memory.id).enabled
+    assert len(store.versions(GLOBAL, memory.id)) == 1
