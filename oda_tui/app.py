@@ -20,7 +20,7 @@ from .screens.main import MainScreen
 from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
-from .text.glyphs import ascii_key, ascii_only
+from .text.glyphs import app_words, ascii_key, ascii_only
 from .text.safe import clean_line
 from .widgets.ascii_drawing import draw_ascii
 from .widgets.editor_messages import DirtyChanged
@@ -28,6 +28,7 @@ from .widgets.title_bar import title_line
 
 if TYPE_CHECKING:
     from textual.command import Provider
+    from textual.notifications import SeverityLevel
 
     from .session.first_read import FirstRead
 
@@ -103,7 +104,22 @@ class OdaApp(App[None]):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header's line, fitted to the width (see ``widgets.title_bar``)."""
-        return title_line(title, sub_title, self.size.width)
+        return title_line(app_words(title), app_words(sub_title), self.size.width)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notice (every screen's and widget's notices come here), its punctuation in the
+        glyph set in use."""
+        super().notify(
+            app_words(message), title=app_words(title), severity=severity, timeout=timeout, markup=markup
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.

@@ -10,6 +10,7 @@ from textual.widgets import Button, Static
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings
+from ..text.glyphs import app_words
 from ..text.safe import clean_block
 from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
@@ -41,9 +42,9 @@ class ConfirmDialog(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(clean_block(self.question), markup=False, classes="dialog-question")
+            yield Static(app_words(clean_block(self.question)), markup=False, classes="dialog-question")
             if self.detail:
-                yield Static(clean_block(self.detail), markup=False, classes="dialog-detail")
+                yield Static(app_words(clean_block(self.detail)), markup=False, classes="dialog-detail")
             with Horizontal(classes="dialog-buttons"):
                 yield self.button(
                     self.yes_label, "dialog.yes", id="yes", variant="error" if self.danger else "primary"

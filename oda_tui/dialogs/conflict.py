@@ -53,8 +53,10 @@ class ConflictDialog(Dialog[Choice]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(
-                f"“{clean_line(self.memory_title)}” was changed on disk by another program "
-                "while you have unsaved edits.",
+                app_words(
+                    f"“{clean_line(self.memory_title)}” was changed on disk by another program "
+                    "while you have unsaved edits."
+                ),
                 markup=False,
                 classes="dialog-question",
             )

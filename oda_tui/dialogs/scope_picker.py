@@ -13,7 +13,7 @@ from store.model import Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_line
 from ..widgets.key_footer import KeyFooter
 from .dialog import Dialog
@@ -42,7 +42,7 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(clean_line(self.question), markup=False, classes="dialog-question")
+            yield Static(app_words(clean_line(self.question)), markup=False, classes="dialog-question")
             yield OptionList(
                 *(Option(Text(scope_label(s)), id=GLOBAL_ID if s is None else s) for s in self.scopes),
                 Option(Text(f"New workspace{glyph('more')}", style="italic"), id=NEW_ID),

@@ -15,7 +15,7 @@ from textual.markup import escape
 from store import scope_label
 
 from ..session.assistant_sync import sync_assistant_files
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_line
 from .actions import Action
 from .bindings import current_keys, palette_actions, person_keymap
@@ -77,13 +77,13 @@ class OdaCommands(Provider):
         except LookupError:
             return []
         commands: list[tuple[str, Callable[[], object], str]] = [
-            (a.palette or a.label, partial(screen.run_action, a.action), self._hint(a))
+            (app_words(a.palette or a.label), partial(screen.run_action, a.action), self._hint(a))
             for a in palette_actions()
         ]
         label = scope_label(screen.scope)
         commands.append(
             (
-                "Sync assistant files (AGENTS.md, CLAUDE.md…)",
+                app_words("Sync assistant files (AGENTS.md, CLAUDE.md…)"),
                 partial(sync_assistant_files, self.oda.session, screen.scope),
                 escape(
                     f"What a chat in {label} receives, into this folder's files that hold a managed block"
@@ -113,7 +113,7 @@ class OdaCommands(Provider):
     async def discover(self) -> AsyncIterator[DiscoveryHit]:
         screen = self.oda.main_screen
         for action in palette_actions():
-            name = action.palette or action.label
+            name = app_words(action.palette or action.label)
             yield DiscoveryHit(
                 safe_prompt(name),
                 partial(screen.run_action, action.action),
@@ -126,7 +126,7 @@ class OdaCommands(Provider):
         keys = current_keys(action, person_keymap(self.app))
         shown = " / ".join(dict.fromkeys(self.app.get_key_display(Binding(key, "")) for key in keys))
         shown = escape(shown)  # Textual reads the hint as markup; a remapped key may be "["
-        return f"{shown} {glyph('dot')} {action.hint}" if action.hint else shown
+        return app_words(f"{shown} {glyph('dot')} {action.hint}") if action.hint else shown
 
     async def search(self, query: str) -> AsyncIterator[Hit]:
         for name, callback, help_text in self._commands():

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from textual.command import CommandPalette
+from textual.command import CommandPalette, SearchIcon
 
+from ..text.glyphs import app_words, glyph
 from .actions import Place
 from .bindings import apply_person_keys, bindings
 
@@ -14,8 +15,11 @@ class OdaCommandPalette(CommandPalette):
     BINDINGS = bindings(Place.PALETTE)
 
     def __init__(self) -> None:
-        super().__init__(id="--command-palette")
+        super().__init__(id="--command-palette", placeholder=app_words("Search for commands…"))
         apply_person_keys(self)
+
+    def on_mount(self) -> None:
+        self.query_one(SearchIcon).icon = glyph("search")
 
     def action_help(self) -> None:
         """Show the palette's keys."""

@@ -20,7 +20,7 @@ from store.search import matches, query_words
 from ..session.access import session_of
 from ..session.marks import Marks
 from ..session.snapshot import Snapshot, empty_scope_hint
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_line
 from ..widgets.memory_table import MemoryTable
 from ..widgets.scope_list import ScopeList
@@ -143,7 +143,7 @@ class BrowsePane(Horizontal):
                     "give it a title and a text, then press Ctrl+S to save."
                 )
             elif self.snapshot is not None:
-                empty.update(empty_scope_hint(self.snapshot, self.scope))
+                empty.update(app_words(empty_scope_hint(self.snapshot, self.scope)))
         self.query_one("#list-pane").set_class(not visible, "-empty")
 
     def show_error(self, text: str) -> None:
@@ -223,7 +223,7 @@ class BrowsePane(Horizontal):
             return None
         if self.snapshot.memories.get(self.scope):
             return "No memory matches the filter."
-        return empty_scope_hint(self.snapshot, self.scope)
+        return app_words(empty_scope_hint(self.snapshot, self.scope))
 
     def show_filter(self) -> None:
         """Show the filter and type into it."""

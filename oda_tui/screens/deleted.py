@@ -18,9 +18,10 @@ from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..text.format import full_moment
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 
@@ -53,7 +54,7 @@ class DeletedScreen(SubScreen[DeletedRead]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="deleted-body"):
-            yield OptionList(id="deleted-list", markup=False)
+            yield WrappingOptionList(id="deleted-list", markup=False)
             with VerticalScroll(id="deleted-view"):
                 yield Static("", id="deleted-head", markup=False)
                 yield Static("", id="deleted-text", markup=False)
@@ -110,8 +111,10 @@ class DeletedScreen(SubScreen[DeletedRead]):
 
     def _show(self, entry: Deleted) -> None:
         self.query_one("#deleted-head", Static).update(
-            f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, {when(entry)}. "
-            + ("Its newest version, which r restores:" if entry.outside else "Its last text:")
+            app_words(
+                f"“{clean_line(entry.title)}” in {scope_label(entry.scope)}, {when(entry)}. "
+                + ("Its newest version, which r restores:" if entry.outside else "Its last text:")
+            )
         )
         self.query_one("#deleted-text", Static).update(
             clean_block(entry.text) if entry.text else "(a problem file: no readable text)"

@@ -18,10 +18,11 @@ from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..state.hygiene import Group, read_groups
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import on_off
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ class DuplicatesScreen(SubScreen[list[Group]]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="duplicates-body"):
-            yield OptionList(id="duplicate-list", markup=False)
+            yield WrappingOptionList(id="duplicate-list", markup=False)
             with VerticalScroll(id="duplicate-view"):
                 yield Static("", id="duplicate-head", markup=False)
                 yield Static("", id="duplicate-text", markup=False)
@@ -149,7 +150,7 @@ class DuplicatesScreen(SubScreen[list[Group]]):
             )
         lines.append("")
         lines.append(f"The text of “{clean_line(chosen.title)}”:")
-        self.query_one("#duplicate-head", Static).update("\n".join(lines))
+        self.query_one("#duplicate-head", Static).update(app_words("\n".join(lines)))
         self.query_one("#duplicate-text", Static).update(clean_block(chosen.text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

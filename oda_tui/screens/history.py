@@ -22,6 +22,7 @@ from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import source_words
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 
@@ -52,7 +53,7 @@ class HistoryScreen(SubScreen[HistoryRead]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="history-body"):
-            yield OptionList(id="versions", markup=False)
+            yield WrappingOptionList(id="versions", markup=False)
             with VerticalScroll(id="version-view"):
                 yield Static("", id="version-head", markup=False)
                 yield Static("", id="version-diff")

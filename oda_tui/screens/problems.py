@@ -24,6 +24,7 @@ from ..session.outcomes import Done, SecretHeld, asking_about_secrets
 from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 #: Files larger than this are shown cut short and cannot be edited in place.
@@ -71,7 +72,7 @@ class ProblemsScreen(SubScreen[list[Entry]]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="problems-body"):
-            yield OptionList(id="problem-list", markup=False)
+            yield WrappingOptionList(id="problem-list", markup=False)
             with Vertical(id="problem-view"):
                 yield Static("", id="problem-head", markup=False)
                 yield TextArea(id="problem-raw", show_line_numbers=True, soft_wrap=False)

@@ -19,10 +19,11 @@ from ..keys.bindings import bindings
 from ..state.review_state import ReviewItem, mark_reviewed, pending_review
 from ..text.diffing import word_diff
 from ..text.format import full_moment
-from ..text.glyphs import glyph
+from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import saved_by
 from ..widgets.key_footer import KeyFooter
+from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
         with Horizontal(id="review-body"):
-            yield OptionList(id="review-list", markup=False)
+            yield WrappingOptionList(id="review-list", markup=False)
             with VerticalScroll(id="review-view"):
                 yield Static("", id="review-head", markup=False)
                 yield Static("", id="review-diff")
@@ -118,7 +119,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
                 f"Deleted by a chat on {full_moment(item.newest.moment)}; it waits under Recently deleted.",
                 "Accept (a) to leave it deleted, or edit (e) to restore it. Its text was:",
             ]
-            self.query_one("#review-head", Static).update("\n".join(head))
+            self.query_one("#review-head", Static).update(app_words("\n".join(head)))
             self.query_one("#review-diff", Static).update(Text(clean_block(item.before_text)))
             return
         session = f" (chat {clean_line(memory.session_id)})" if memory.session_id else ""
@@ -134,7 +135,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
                 head.append(f"Title: {clean_line(item.before_title)} → {clean_line(item.after_title)}")
             head.append("What the agent changed (red went, green came):")
             diff = word_diff(item.before_text, item.after_text)
-        self.query_one("#review-head", Static).update("\n".join(head))
+        self.query_one("#review-head", Static).update(app_words("\n".join(head)))
         self.query_one("#review-diff", Static).update(diff)
 
     def _selected(self) -> ReviewItem | None:

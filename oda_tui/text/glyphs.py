@@ -24,6 +24,7 @@ UNICODE: Mapping[str, str] = {
     "dot": "·",
     "dash": "—",
     "more": "…",
+    "search": "🔎",
 }
 
 ASCII: Mapping[str, str] = {
@@ -39,6 +40,7 @@ ASCII: Mapping[str, str] = {
     "dot": "-",
     "dash": "-",
     "more": "...",
+    "search": ">",
 }
 
 # Terminals known to lack the symbols above whatever the locale says.
@@ -87,12 +89,26 @@ def glyph(name: str) -> str:
     return (ASCII if _ascii else UNICODE)[name]
 
 
+#: The punctuation of the app's own sentences, with its ASCII stand-in: the quotation marks
+#: around a quoted title, the ``·``, ``—`` and ``…`` of the set above, arrows and marks.
+_PUNCTUATION = str.maketrans(
+    {
+        "\u201c": '"',  # “
+        "\u201d": '"',  # ”
+        "\u2018": "'",  # ‘
+        "\u2019": "'",  # ’
+        **{UNICODE[name]: ASCII[name] for name in ("dot", "dash", "more", "about")},
+        "\u2192": "->",  # →
+        "\u25b6": ">",  # ▶
+    }
+)
+
+
 def app_words(text: str) -> str:
-    """The app's own words (never user text) with their ``·``, ``—`` and ``…`` in the set in use."""
-    if _ascii:
-        for name in ("dot", "dash", "more"):
-            text = text.replace(UNICODE[name], ASCII[name])
-    return text
+    """A sentence of the app's, as drawn in the set in use: in ASCII, its quotation marks,
+    ``·``, ``—``, ``…``, ``≈``, ``→`` and ``▶`` become ``" ' - - ... ~ -> >``. A title it quotes is
+    drawn with the sentence (the list, the editor and the views show a person's text as is)."""
+    return text.translate(_PUNCTUATION) if _ascii else text
 
 
 # Textual's key symbols, in words.

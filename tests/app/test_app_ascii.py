@@ -10,6 +10,7 @@ import pytest
 from oda_tui.app import OdaApp
 from oda_tui.text import glyphs
 from oda_tui.text.glyphs import terminal_is_ascii
+from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
 from tests.support.app import settle, started, write_raw
 
@@ -21,6 +22,7 @@ def ascii_terminal() -> Iterator[None]:
     glyphs.use_ascii(True)
     yield
     glyphs.use_ascii(False)
+    draw_ascii(False)  # Textual's own characters again for the tests that follow
 
 
 def test_which_terminals_get_ascii() -> None:

@@ -8,13 +8,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs.confirm import ConfirmDialog
+from oda_tui.dialogs.scope_picker import ScopePicker
+from oda_tui.screens.deleted import DeletedScreen
+from oda_tui.screens.duplicates import DuplicatesScreen
 from oda_tui.screens.help import HelpScreen
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.screens.problems import ProblemsScreen
+from oda_tui.screens.review import ReviewScreen
 from oda_tui.text import glyphs
+from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
 from tests.support.app import settle, started, wait_until, write_raw
 
@@ -27,16 +33,12 @@ def ascii_terminal() -> Iterator[None]:
     glyphs.use_ascii(True)
     yield
     glyphs.use_ascii(False)
-
-
-#: The quotation marks around a quoted title: still drawn as they are in ASCII mode.
-QUOTES = "“”"
+    draw_ascii(False)  # Textual's own characters again for the tests that follow
 
 
 def drawn(app: OdaApp) -> str:
-    """Every character on screen, the user's text and the quotation marks taken out."""
+    """Every character on screen, the user's text taken out."""
     shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-    shown = shown.translate({ord(c): None for c in QUOTES})
     for word in USER_TEXT.split():
         shown = shown.replace(word, "")
     return shown
@@ -53,8 +55,13 @@ async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: Non
     memory = store.create(GLOBAL, "Thé", USER_TEXT)
     store.edit(GLOBAL, memory.id, text=USER_TEXT + " Encore.")
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
+    store.create(GLOBAL, "Tea", "Green tea.")
+    store.create("web", "Tea", "Green tea.")  # a duplicate: the duplicates view
+    store.create(GLOBAL, "A title long enough to be cut short in a narrow list", "Long.", source="ai")
+    gone = store.create(GLOBAL, "Gone", "Deleted.")
+    store.delete(GLOBAL, gone.id)  # the Recently deleted view
     app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await started(pilot)
         await settle(pilot)
         assert not_ascii(drawn(app)) == [], "the main screen"
@@ -66,6 +73,10 @@ async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: Non
             ("exclamation_mark", ProblemsScreen),
             ("f1", HelpScreen),
             ("d", ConfirmDialog),
+            ("x", DeletedScreen),
+            ("D", DuplicatesScreen),
+            ("r", ReviewScreen),
+            ("c", ScopePicker),
         ):
             await pilot.press(key)
             await wait_until(pilot, lambda t=screen_type: isinstance(app.screen, t), screen_type.__name__)
@@ -73,3 +84,15 @@ async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: Non
             assert not_ascii(drawn(app)) == [], screen_type.__name__
             await pilot.press("escape")
             await wait_until(pilot, lambda t=screen_type: not isinstance(app.screen, t), "back")
+        await pilot.press("ctrl+p", *"sync")  # the palette: its icon, its search and an action
+        await wait_until(pilot, lambda: "CLAUDE.md...)" in drawn(app), "the palette's hit")
+        assert not_ascii(drawn(app)) == [], "the palette"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette), "back")
+        await pilot.press("d", "y")  # a notice that quotes a title
+        await wait_until(pilot, lambda: "waits under" in drawn(app), "the notice")
+        assert not_ascii(drawn(app)) == [], "the notice"
+        await pilot.resize_terminal(60, 20)  # a title cut to fit the list ends in "..."
+        await wait_until(pilot, lambda: "A title long" in drawn(app), "the narrow list")
+        assert "..." in drawn(app)
+        assert not_ascii(drawn(app)) == [], "the narrow list"
