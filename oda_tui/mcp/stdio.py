@@ -11,10 +11,11 @@ kept visible (as lone surrogates) instead of being replaced with U+FFFD in silen
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, cast
 
 import anyio
+import anyio.abc
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import Server
@@ -67,7 +68,7 @@ def _raw(payload: Any) -> SessionMessage:
     return SessionMessage(cast(types.JSONRPCMessage, _Raw(payload)))
 
 
-#: How long answers still being worked on are waited for once stdin has closed.
+#: How long answers still being worked on (or not yet written) are waited for once stdin has closed.
 ANSWER_AFTER_EOF_S = 30.0
 
 
@@ -124,8 +125,10 @@ class _Replies:
             version = message.result.get("protocolVersion")
             if isinstance(version, str):
                 self.version = version
-        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
-            self.pending.answered(message.id)
+        if not isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+            await self.out.send(item)
+            return
+        try:
             for waiting, replies in self._batches:
                 if message.id in waiting:
                     waiting.discard(message.id)
@@ -134,7 +137,9 @@ class _Replies:
                         self._batches.remove((waiting, replies))
                         await self.out.send(_raw(replies))
                     return
-        await self.out.send(item)
+            await self.out.send(item)
+        finally:
+            self.pending.answered(message.id)  # handed to the writer (or it cannot be)
 
 
 def _misread_request(item: SessionMessage, line: str) -> bool:
@@ -225,6 +230,24 @@ async def serve_stdio(server: Server[Any]) -> None:
 
         async with anyio.create_task_group() as group:
             group.start_soon(relay.run, sdk_read)
-            group.start_soon(pass_on)
-            await server.run(inbound, outbound, server.create_initialization_options())
-            group.cancel_scope.cancel()
+            passing = _Task(group, pass_on)
+            async with outbound:  # closed once the server is done: what it answered still goes out
+                await server.run(inbound, outbound, server.create_initialization_options())
+            with anyio.move_on_after(ANSWER_AFTER_EOF_S):  # a client that stopped reading: not forever
+                await passing.done.wait()
+            group.cancel_scope.cancel()  # the relay, when the server ended with stdin still open
+
+
+class _Task:
+    """A task of ``group`` whose end can be waited for."""
+
+    def __init__(self, group: anyio.abc.TaskGroup, run: Callable[[], Awaitable[None]]) -> None:
+        self.done = anyio.Event()
+
+        async def running() -> None:
+            try:
+                await run()
+            finally:
+                self.done.set()
+
+        group.start_soon(running)
