@@ -2,7 +2,8 @@
 
 Textual draws every border type, the scrollbars, the switch and the tabs' underline with box
 and block characters, from tables of its own; in ASCII mode those tables are swapped for ASCII
-ones (``+ - |`` for lines, a space where a block only paints a colour), and put back otherwise.
+ones (``+ - |`` for lines, blocks that draw a border included, so a dialog keeps its frame
+without colour; a space where a block only paints a colour), and put back otherwise.
 A line cut to fit ends in ``…`` (Rich's and Textual's truncation); in ASCII mode it ends in
 ``...`` instead.
 """
@@ -56,13 +57,28 @@ def _ascii_content_truncate(
     return _UNICODE_CONTENT_TRUNCATE(self, max_width, ellipsis=ellipsis, pad=pad)
 
 
-def ascii_line(char: str) -> str:
-    """The ASCII stand-in for one border character: ``-``, ``|``, ``+``, or a space for a block."""
+#: Blocks that draw a line along one side of a cell: in ASCII, the line they stand for.
+_ACROSS = set("▔▁▀▄")
+_DOWN = set("▏▎▍▌▋▊▉▐▕")
+
+
+def ascii_line(char: str, place: str = "") -> str:
+    """The ASCII stand-in for one border character: ``-``, ``|``, ``+`` or a space.
+
+    ``place`` is where it stands in a border (``corner``, ``across`` for the top and bottom,
+    ``down`` for the sides): a block there is the border's own line (``thick`` and ``tall``
+    borders are drawn with blocks), so it stays visible without colour. Elsewhere a block or
+    a shade only paints a colour, and the space keeps that.
+    """
     if char.isascii():
         return char
     name = unicodedata.name(char, "")
     if not name.startswith("BOX DRAWINGS"):
-        return " "  # a block or a shade: it paints a colour, the space keeps that
+        if char in _ACROSS:
+            return "-" if place else " "
+        if char in _DOWN:
+            return "|" if place else " "
+        return {"corner": "+", "across": "-", "down": "|"}.get(place, " ")
     across = "HORIZONTAL" in name or ("LEFT" in name or "RIGHT" in name)
     down = "VERTICAL" in name or ("UP" in name or "DOWN" in name)
     if across and not down:
@@ -72,11 +88,20 @@ def ascii_line(char: str) -> str:
     return "+"
 
 
+def _place(row: int, column: int) -> str:
+    """Where a border table's cell stands: its corners, its top and bottom, or its sides."""
+    if row != 1 and column != 1:
+        return "corner"
+    return "across" if row != 1 else "down" if column != 1 else ""
+
+
 def draw_ascii(on: bool) -> None:
     """Draw Textual's lines and cut lines in ASCII (``on``) or with its own characters again."""
     for name, rows in _UNICODE_BORDERS.items():
         _border.BORDER_CHARS[name] = (
-            tuple(tuple(ascii_line(c) for c in row) for row in rows) if on else rows  # type: ignore[assignment]
+            tuple(tuple(ascii_line(c, _place(r, n)) for n, c in enumerate(row)) for r, row in enumerate(rows))  # type: ignore[assignment]
+            if on
+            else rows
         )
     _border.get_box.cache_clear()
     vertical, horizontal = _UNICODE_BARS

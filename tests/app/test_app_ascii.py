@@ -6,13 +6,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual import _border
 
 from oda_tui.app import OdaApp
+from oda_tui.dialogs.confirm import ConfirmDialog
 from oda_tui.text import glyphs
 from oda_tui.text.glyphs import terminal_is_ascii
 from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, write_raw
+from tests.support.app import settle, started, wait_until, write_raw
 
 SYMBOLS = "⭘⚠≡≈⏎▊"
 
@@ -57,3 +59,35 @@ async def test_no_symbol_the_linux_console_lacks_is_drawn(tmp_path: Path, ascii_
         assert "~ " in screen.query_one("#meter-label").render().plain  # type: ignore[union-attr]
         # A control character reads as caret notation: never raw, never a symbol it lacks.
         assert "Bell^G" in shown and "^[[31m" in shown
+
+
+def test_borders_drawn_with_blocks_keep_a_visible_frame_in_ascii() -> None:
+    """A thick or tall border is drawn with blocks: in ASCII its lines are + - |, never spaces
+    that only colour would show (NO_COLOR would leave a dialog with no frame)."""
+    draw_ascii(True)
+    try:
+        assert _border.BORDER_CHARS["thick"] == (("+", "-", "+"), ("|", " ", "|"), ("+", "-", "+"))
+        assert _border.BORDER_CHARS["tall"] == (("|", "-", "|"), ("|", " ", "|"), ("|", "-", "|"))
+        assert _border.BORDER_CHARS["round"] == (("+", "-", "+"), ("|", " ", "|"), ("+", "-", "+"))
+        assert _border.BORDER_CHARS["blank"] == ((" ", " ", " "), (" ", " ", " "), (" ", " ", " "))
+    finally:
+        draw_ascii(False)
+    assert _border.BORDER_CHARS["thick"][0] == ("█", "▀", "█")
+
+
+async def test_a_dialog_has_its_frame_in_ascii(tmp_path: Path, ascii_terminal: None) -> None:
+    root = tmp_path / "oda"
+    MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
+    app = OdaApp(root, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the delete question")
+        await settle(pilot)
+        box = app.screen.query_one(".dialog").region
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        top, bottom = lines[box.y][box.x : box.right], lines[box.bottom - 1][box.x : box.right]
+        sides = {line[box.x] + line[box.right - 1] for line in lines[box.y + 1 : box.bottom - 1]}
+    assert top == bottom == "+" + "-" * (box.width - 2) + "+"
+    assert sides == {"||"}
