@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from store import MemoryStore
+
+
+# pytest-xdist's workers set COLUMNS and LINES, which would override the size of every terminal
+# a test gives a real process (and the width the command line wraps at): a test sees the same
+# environment whether the suite runs in one process or in several.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 
 
 @pytest.fixture
