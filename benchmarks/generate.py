@@ -7,7 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from store.memoryfile import Fields, render_new
+from store.format.parse import Fields, render_new
 
 _WORDS = (
     "prefers concise answers project deadline python rust meeting notes review deploy "

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from store import MemoryStore
-from store.layout import SETTINGS_FILE
+from store.disk.layout import SETTINGS_FILE
 
 from .app_bench import NotMeasured
 from .raw_client import RawClient

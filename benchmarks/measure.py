@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from store import GLOBAL, MemoryStore, parse_index
+from store import GLOBAL, MemoryStore
+from store.read import parse_index
 
 
 def median_time(fn: Callable[[], Any], runs: int, setup: Callable[[], Any] | None = None) -> float:
@@ -136,7 +137,7 @@ def writes(root: Path, runs: int) -> tuple[float, float]:
 def hygiene(root: Path, runs: int) -> tuple[float, int, int]:
     """Duplicates and similar memories over the whole store (what the review screen shows),
     computed afresh each run; also how many groups of each were found."""
-    from store.duplicates import find_duplicates, find_similar
+    from store.checks.duplicates import find_duplicates, find_similar
 
     s = load_all(root, join_index=True)
     data = {scope: s.memories(scope) for scope in [GLOBAL, *s.workspaces()]}

@@ -122,7 +122,7 @@ def _end(process: subprocess.Popen[bytes]) -> float:
 
 def add_marker(root: Path) -> None:
     """A Global memory created before every other, so it is the list's first row."""
-    from store.memoryfile import Fields, render_new
+    from store.format.parse import Fields, render_new
 
     fields = Fields(
         title=MARKER_TITLE,

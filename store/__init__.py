@@ -3,9 +3,12 @@
 Pure Python, no UI: a chat runtime can import it as it is.
 """
 
-from .atomic import write_atomic
-from .chat import change_note, entry_tokens, estimate_tokens
-from .errors import (
+from store.checks.chat import change_note, entry_tokens, estimate_tokens
+from store.checks.secrets import SecretHit, SecretWarning
+from store.disk.atomic import write_atomic
+from store.disk.layout import is_valid_id, is_valid_key
+from store.disk.safe_io import TooLarge, Unsafe, read_head, read_regular
+from store.errors import (
     CouldNotChange,
     LooksSecret,
     MissingField,
@@ -17,12 +20,11 @@ from .errors import (
     TooLong,
     UnknownMemory,
 )
-from .followed import ChangeFeed
-from .layout import is_valid_id, is_valid_key
-from .limits import Limits
-from .memory_fields import normalize_text, normalize_title
-from .memory_store import MemoryStore
-from .model import (
+from store.format.fields import normalize_text, normalize_title
+from store.format.timestamps import format_timestamp
+from store.limits import Limits
+from store.memory_store import MemoryStore
+from store.model import (
     GLOBAL,
     Change,
     ChatEntry,
@@ -35,10 +37,8 @@ from .model import (
     Version,
     scope_label,
 )
-from .safe_io import TooLarge, Unsafe, read_head, read_regular
-from .secrets import SecretHit, SecretWarning
-from .timestamps import format_timestamp
-from .watch_list import changes_folders, folders_to_watch
+from store.read.followed import ChangeFeed
+from store.read.watch_list import changes_folders, folders_to_watch
 
 __all__ = [
     "normalize_text",

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from . import messages as msg
-from .secrets import describe_kinds
+from store import messages as msg
+from store.messages import describe_kinds
 
 Field = Literal["title", "text"]
 

@@ -15,25 +15,26 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
-from . import history, safe_io
-from .budget import Budget, chat_tokens
-from .changes import Changes
-from .chat import build_chat_memory
-from .disk_sync import DiskSync
-from .duplicates import find_duplicates, find_similar
-from .errors import UnknownMemory
-from .followed import ChangeFeed, Followed
-from .frontmatter_edit import block_problem, change_frontmatter
-from .layout import history_dir, history_scope_dir, is_valid_id
-from .layout import memory_path as _memory_path
-from .limits import Limits
-from .memory_fields import Document
-from .memoryfile import parse_bytes
-from .model import ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
-from .picture import Picture, in_order
-from .rules import check_scope, secret_refusal, text_refusal, title_refusal
-from .secrets import SecretWarning, secret_warnings
-from .timestamps import now_utc
+from store.checks.chat import build_chat_memory
+from store.checks.duplicates import find_duplicates, find_similar
+from store.checks.secrets import SecretWarning, secret_warnings
+from store.disk import safe_io
+from store.disk.layout import history_dir, history_scope_dir, is_valid_id
+from store.disk.layout import memory_path as _memory_path
+from store.durable import history
+from store.errors import UnknownMemory
+from store.format.fields import Document
+from store.format.parse import parse_bytes
+from store.format.timestamps import now_utc
+from store.limits import Limits
+from store.model import ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
+from store.read.disk_sync import DiskSync
+from store.read.followed import ChangeFeed, Followed
+from store.read.picture import Picture, in_order
+from store.write.budget import Budget, chat_tokens
+from store.write.changes import Changes
+from store.write.frontmatter_edit import block_problem, change_frontmatter
+from store.write.rules import check_scope, secret_refusal, text_refusal, title_refusal
 
 P = ParamSpec("P")
 R = TypeVar("R")

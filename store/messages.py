@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 # Problem files (spec: "When a memory file has a problem"), in the order they are checked.
 FILE_TOO_LARGE = "The file is larger than {n} bytes."
 FILE_NOT_UTF8 = "The file is not UTF-8 text."
@@ -73,8 +75,8 @@ LOCK_NOT_A_FILE = (
     "and could not be set aside; delete it"
 )
 
-# Secret-looking text (issue 7): our wording. {what} is e.g. "a password" or
-# "a password and an API key or token" (store.secrets.describe_kinds).
+# Secret-looking text: our wording. {what} is e.g. "a password" or
+# "a password and an API key or token" (describe_kinds, below).
 LOOKS_SECRET = (
     "This text looks like it contains {what}; it would be sent to the model with every message. "
     "Save it anyway only if you are sure."
@@ -84,3 +86,23 @@ SECRET_WARNING_OFF = (
     "This memory looks like it contains {what}; it is off, so it is not sent, "
     "but turning it on would send it with every message."
 )
+
+
+# The kinds of secret-looking text, as the messages name them (store.checks.secrets finds them).
+PASSWORD = "password"
+TOKEN = "API key or token"
+PRIVATE_KEY = "private key"
+CARD_NUMBER = "card number"
+KINDS = (PASSWORD, TOKEN, PRIVATE_KEY, CARD_NUMBER)
+
+_ARTICLE = {PASSWORD: "a", TOKEN: "an", PRIVATE_KEY: "a", CARD_NUMBER: "a"}
+
+
+def describe_kinds(kinds: Iterable[str]) -> str:
+    """``"a password"``, ``"a password and an API key or token"``… in ``KINDS`` order."""
+    present = set(kinds)
+    words = [f"{_ARTICLE.get(k, 'a')} {k}" for k in KINDS if k in present]
+    words += sorted(f"a {k}" for k in present if k not in KINDS)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

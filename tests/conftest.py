@@ -9,7 +9,6 @@ import pytest
 
 from store import MemoryStore
 
-
 # pytest-xdist's workers set COLUMNS and LINES, which would override the size of every terminal
 # a test gives a real process (and the width the command line wraps at): a test sees the same
 # environment whether the suite runs in one process or in several.

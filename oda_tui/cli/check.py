@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from store import MemoryStore
-from store.layout import SETTINGS_FILE
+from store.disk.layout import SETTINGS_FILE
 
 from ..state.review_state import review_with_problem
 from .access import open_store

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from store import Memory, Scope, Version, entry_tokens, scope_label
-from store.timestamps import format_timestamp
+from store.format.timestamps import format_timestamp
 
 from ..text.words import saved_by, source_words
 

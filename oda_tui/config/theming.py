@@ -15,7 +15,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from store import write_atomic
-from store.config_files import FileRefused, load_json_config, load_yaml_config
+from store.disk.config_files import FileRefused, load_json_config, load_yaml_config
 
 from .paths import config_dir
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from store import Memory, entry_tokens
-from store.timestamps import format_timestamp
+from store.format.timestamps import format_timestamp
 
 from .session import ChatSession
 

@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from store import ChatMemory, MemoryStore, Scope
-from store.search import Haystacks
+from store.checks.search import Haystacks
 
 from . import messages as msg
 from .chat_feed import ChatFeed

@@ -14,7 +14,7 @@ from typing import Any
 
 from store import CouldNotChange, LooksSecret, StoreError, change_note
 from store import messages as store_msg
-from store.secrets import describe_kinds
+from store.checks.secrets import describe_kinds
 
 from . import messages as msg
 from . import schemas

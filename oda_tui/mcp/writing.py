@@ -12,7 +12,7 @@ from typing import Any
 
 from store import Limits, Memory, MemoryStore, Problem, Scope
 from store import messages as store_msg
-from store.memory_fields import normalize_text, normalize_title
+from store.format.fields import normalize_text, normalize_title
 
 from . import messages as msg
 from . import schemas

@@ -14,8 +14,8 @@ from textual.reactive import var
 from textual.widgets import Input, Static
 
 from store import scope_label
+from store.checks.search import matches, query_words
 from store.model import Memory, Scope
-from store.search import matches, query_words
 
 from ..session.access import session_of
 from ..session.marks import Marks

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.message import Message
 
-from store.secrets import describe_kinds
+from store.checks.secrets import describe_kinds
 
 if TYPE_CHECKING:
     from store import LooksSecret, MemoryStore

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from store import Memory, Scope, is_valid_id, is_valid_key, read_regular, write_atomic
-from store.config_files import FileRefused, parse_json_config
+from store.disk.config_files import FileRefused, parse_json_config
 
 from .review_state import state_dir
 

@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from store import MemoryStore, write_atomic
-from store.config_files import FileRefused, load_json_config
-from store.history import read_version, version_name_parts, version_names
-from store.layout import history_dir
+from store.disk.config_files import FileRefused, load_json_config
+from store.disk.layout import history_dir
+from store.durable.history import read_version, version_name_parts, version_names
+from store.format.timestamps import format_moment
 from store.model import Deleted, Memory, Scope, Version
-from store.timestamps import format_moment
 
 from ..config.paths import STATE_ENV as ENV_VAR
 from ..config.paths import state_dir

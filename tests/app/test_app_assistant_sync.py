@@ -12,8 +12,8 @@ from oda_tui.app import OdaApp
 from oda_tui.text.safe import clean_block
 from oda_tui.text.word_changes import marked
 from store import GLOBAL, MemoryStore
-from store.managed_block import find_block
-from store.sync_targets import edited_line, sync
+from store.exchange.managed_block import find_block
+from store.exchange.sync_targets import edited_line, sync
 from tests.support.app import started, wait_until
 
 

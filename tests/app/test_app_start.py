@@ -11,7 +11,8 @@ from oda_tui.app import OdaApp
 from oda_tui.config.paths import ENV_VAR, default_root, resolve_root
 from oda_tui.demo.sample import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_store
 from oda_tui.session.first_read import FirstRead
-from store import GLOBAL, MemoryStore, parse_index
+from store import GLOBAL, MemoryStore
+from store.read import parse_index
 from tests.support.app import settle, started, static_text
 
 

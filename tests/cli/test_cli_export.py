@@ -10,7 +10,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from store import GLOBAL, Memory, MemoryStore
-from store.export import export_markdown, export_store, fenced
+from store.exchange.export import export_markdown, export_store, fenced
 from tests.support.cli import build_sample, run_cli
 from tests.support.files import write_raw
 

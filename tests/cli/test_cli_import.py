@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from store import GLOBAL, MemoryStore
-from store.managed_block import render_block
+from store.exchange.managed_block import render_block
 from tests.support.cli import build_sample, run_cli
 
 

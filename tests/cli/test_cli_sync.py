@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from store import MemoryStore
-from store.managed_block import find_block
+from store.exchange.managed_block import find_block
 from tests.support.cli import build_sample, run_cli
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from store import GLOBAL, MemoryStore
-from store.export import export_store
+from store.exchange.export import export_store
 from tests.support.cli import run_cli, run_cli_on_terminal
 
 # An SGR colour, an OSC 52 clipboard write, the 8-bit CSI and a bidi override.

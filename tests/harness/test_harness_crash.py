@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from store import MemoryStore
-from store.history import READ_LIMITS
-from store.memoryfile import Document, parse_bytes
+from store.durable.history import READ_LIMITS
+from store.format.parse import Document, parse_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 KILLS = 50

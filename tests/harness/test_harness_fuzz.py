@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from store.format.parse import Document, Fields, FileProblem, parse_bytes, parse_content, render_new
 from store.limits import Limits
-from store.memoryfile import Document, Fields, FileProblem, parse_bytes, parse_content, render_new
 
 LIMITS = Limits(text_max_chars=100000, title_max_chars=1000)
 

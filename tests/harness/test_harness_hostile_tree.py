@@ -21,7 +21,7 @@ import pytest
 
 from store import GLOBAL, Limits, MemoryStore, StoreError
 from store import messages as msg
-from store.parse_index import index_path
+from store.read.parse_index import index_path
 from tests.support.files import memory_file, write_raw
 
 HANG_GUARD = 120.0  # seconds: only a hang comes near it

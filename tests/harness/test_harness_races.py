@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-import store.swap as swap
+import store.disk.swap as swap
 from store import GLOBAL, MemoryStore
-from store.memoryfile import Document, parse_bytes
+from store.format.parse import Document, parse_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 GUARD = 300.0  # seconds: only a hang guard, never a measure of speed

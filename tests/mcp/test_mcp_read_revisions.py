@@ -130,7 +130,7 @@ def test_what_is_held_is_bounded_in_characters() -> None:
 
 def _memory(text: str) -> Any:
     from store import ChatMemory
-    from store.chat import build_chat_memory
+    from store.checks.chat import build_chat_memory
     from store.model import ChatEntry
 
     built: ChatMemory = build_chat_memory([ChatEntry("aaaaaaaa", None, "T", text)])

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from store import GLOBAL, MemoryStore, change_note
-from store.chat import APPLIES
+from store.checks.chat import APPLIES
 from tests.support.changes import STEPS, TEXTS, TITLES, settled, take
 from tests.support.files import write_raw
 from tests.support.notes import ORDER_ONLY, apply, same, sections

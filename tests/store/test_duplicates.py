@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from store import GLOBAL, MemoryStore
-from store.duplicates import (
+from store.checks.duplicates import (
     find_duplicates,
     find_similar,
     find_similar_result,

@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from store import GLOBAL
-from store.duplicates import find_duplicates, find_similar_result, normalize_for_duplicates
+from store.checks.duplicates import find_duplicates, find_similar_result, normalize_for_duplicates
 from store.model import Memory, Scope
 
 _BASE = datetime(2026, 1, 1, tzinfo=UTC)

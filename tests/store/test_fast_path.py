@@ -12,9 +12,9 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from store.frontmatter_fast import parse_fast
-from store.frontmatter_yaml import parse_yaml
-from store.memoryfile import FileProblem, split_frontmatter
+from store.format.fast_parser import parse_fast
+from store.format.parse import FileProblem, split_frontmatter
+from store.format.yaml_block import parse_yaml
 
 KEYS = ["title", "enabled", "source", "sessionId", "created", "updated"]
 TRICKY = [
@@ -271,7 +271,7 @@ def test_fast_path_answers_for_what_the_store_writes() -> None:
     """The shortcut must actually be taken for ordinary files, quoted titles included."""
     from datetime import UTC, datetime
 
-    from store.memoryfile import Fields, render_new
+    from store.format.parse import Fields, render_new
 
     moment = datetime(2026, 11, 29, 21, 52, 34, 123000, tzinfo=UTC)
     for title in ["Plain title", "Project: deadline # soon", "2024", "it's", "ünï 日本 🎉", "- dash"]:
@@ -285,14 +285,14 @@ def test_fast_path_answers_for_what_the_store_writes() -> None:
 
 def project(result: object) -> object:
     """What loading keeps of ``parse_bytes``: the fields and text, or the problem."""
-    from store.memoryfile import Document
+    from store.format.parse import Document
 
     return (result.fields, result.text) if isinstance(result, Document) else result
 
 
 def check_content(raw: bytes) -> None:
+    from store.format.parse import parse_bytes, parse_content
     from store.limits import Limits
-    from store.memoryfile import parse_bytes, parse_content
 
     for limits in (Limits(), Limits(title_max_chars=10, text_max_chars=100, file_max_bytes=1024)):
         assert parse_content(raw, limits) == project(parse_bytes(raw, limits)), raw
@@ -332,7 +332,7 @@ def test_loading_shortcut_equals_parse_bytes_on_any_bytes(raw: bytes) -> None:
 def test_loading_shortcut_equals_parse_bytes_on_what_the_store_writes() -> None:
     from datetime import UTC, datetime
 
-    from store.memoryfile import Fields, render_new
+    from store.format.parse import Fields, render_new
 
     moment = datetime(2026, 11, 29, 21, 52, 34, 123000, tzinfo=UTC)
     for title in [
@@ -352,7 +352,7 @@ def test_loading_shortcut_equals_parse_bytes_on_what_the_store_writes() -> None:
 def test_the_fast_paths_character_classes_are_the_printable_sets_they_stand_for() -> None:
     # Written as what they leave out (quick to compile): each must take exactly the
     # characters of the positive set it replaces, over every code point.
-    from store import frontmatter_fast
+    from store.format import fast_parser
 
     printable = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
     every = "".join(map(chr, range(0x110000)))
@@ -360,6 +360,6 @@ def test_the_fast_paths_character_classes_are_the_printable_sets_they_stand_for(
     def taken(pattern: str) -> str:
         return "".join(re.findall(pattern, every))
 
-    assert taken(frontmatter_fast._SAFE) == taken(f"[{printable}]")
-    assert taken(frontmatter_fast._SAFE_UNQUOTED) == taken(f"[{printable}]").replace("'", "")
-    assert taken(f"[^ :{frontmatter_fast._UNSAFE}]") == taken(f"[{printable.replace(' -~', '!-9;-~', 1)}]")
+    assert taken(fast_parser._SAFE) == taken(f"[{printable}]")
+    assert taken(fast_parser._SAFE_UNQUOTED) == taken(f"[{printable}]").replace("'", "")
+    assert taken(f"[^ :{fast_parser._UNSAFE}]") == taken(f"[{printable.replace(' -~', '!-9;-~', 1)}]")

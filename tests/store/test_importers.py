@@ -9,9 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from store.import_sources import read_sources
-from store.importers import BadSource, Candidate, basic_memory_note, markdown_memories, server_memory_entities
-from store.managed_block import render_block
+from store.exchange.import_sources import read_sources
+from store.exchange.importers import (
+    BadSource,
+    Candidate,
+    basic_memory_note,
+    markdown_memories,
+    server_memory_entities,
+)
+from store.exchange.managed_block import render_block
 
 
 def titles_and_texts(found: list[Candidate]) -> list[tuple[str, str]]:

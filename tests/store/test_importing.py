@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from store import GLOBAL, MemoryStore
-from store.create_check import CreationCheck
-from store.importers import Candidate
-from store.importing import apply_import, counts, plan_import
+from store.exchange.create_check import CreationCheck
+from store.exchange.importers import Candidate
+from store.exchange.importing import apply_import, counts, plan_import
 
 SECRET = "password = hunter2-long-enough-Secret9"
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store.managed_block import (
+from store.exchange.managed_block import (
     BEGIN,
     END,
     BlockProblem,

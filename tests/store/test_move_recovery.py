@@ -195,7 +195,7 @@ def test_a_lock_that_cannot_be_set_aside_names_the_file(root: Path, monkeypatch:
     store.create(GLOBAL, "T", "text")
     (root / ".lock").unlink()
     os.mkfifo(root / ".lock")
-    import store.store_lock as store_lock
+    import store.durable.lock as store_lock
 
     monkeypatch.setattr(store_lock, "set_aside", lambda root, name: None)
     with pytest.raises(Exception) as info:

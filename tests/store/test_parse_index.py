@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from store import GLOBAL, Limits, MemoryStore, parse_index, scan
-from store.parse_index import index_path
+from store import GLOBAL, Limits, MemoryStore
+from store.read import parse_index, scan
+from store.read.parse_index import index_path
 from tests.support.files import memory_file, started_store, write_raw
 
 
@@ -42,8 +43,8 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         return real(path, limits, dir_fd)  # type: ignore[arg-type]
 
     # Every place the picture reads a file from: the first load and a file read again.
-    monkeypatch.setattr("store.first_load.read_file", counting)
-    monkeypatch.setattr("store.file_refresh.read_file", counting)
+    monkeypatch.setattr("store.read.first_load.read_file", counting)
+    monkeypatch.setattr("store.read.refresh.read_file", counting)
     return reads
 
 

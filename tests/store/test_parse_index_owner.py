@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from store import GLOBAL, MemoryStore, parse_index
-from store.scan import signature
+from store import GLOBAL, MemoryStore
+from store.read import parse_index
+from store.read.scan import signature
 from tests.support.files import started_store
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-import store.commit as commit_mod
-import store.moves as moves
+import store.durable.commit as commit_mod
+import store.durable.moves as moves
 from store import GLOBAL, CouldNotChange, MemoryStore
 from tests.support.files import memory_file, write_raw
 

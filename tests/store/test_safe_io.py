@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from store import safe_io
+from store.disk import safe_io
 from store.limits import Limits
-from store.scan import read_file
+from store.read.scan import read_file
 
 
 @pytest.fixture

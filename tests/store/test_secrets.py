@@ -9,7 +9,7 @@ import pytest
 
 from store import GLOBAL, MemoryStore, StoreError
 from store import messages as msg
-from store.secrets import (
+from store.checks.secrets import (
     CARD_NUMBER,
     PASSWORD,
     PRIVATE_KEY,

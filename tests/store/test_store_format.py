@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from store import GLOBAL, Memory, MemoryStore
+from store.format.parse import Document, Fields, FileProblem, parse_bytes, render_new
 from store.limits import Limits
-from store.memoryfile import Document, Fields, FileProblem, parse_bytes, render_new
 from tests.support.files import memory_file, write_raw
 
 LIMITS = Limits()

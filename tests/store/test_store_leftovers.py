@@ -9,7 +9,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-import store.history as history_mod
+import store.durable.history as history_mod
 from store import GLOBAL, MemoryStore
 from tests.support.files import memory_file, write_raw
 

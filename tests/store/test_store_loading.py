@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from store import GLOBAL, Limits, MemoryStore, parse_index, scan
+from store import GLOBAL, Limits, MemoryStore
 from store import messages as msg
+from store.read import parse_index, scan
 from tests.support.files import memory_file, write_raw
 
 

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from store import GLOBAL, MemoryStore, Scope, StoreError, safe_io, scan
+from store import GLOBAL, MemoryStore, Scope, StoreError
+from store.disk import safe_io
+from store.read import scan
 from tests.support.files import memory_file, started_store, write_raw
 
 CHAT: list[Scope] = [GLOBAL, "proj"]
@@ -211,11 +213,11 @@ class Looked:
                 self.names.append(os.path.basename(path))
             return real_stat(path, *args, **kw)
 
-        for where in ("store.safe_io", "store.scan"):
+        for where in ("store.disk.safe_io", "store.read.scan"):
             monkeypatch.setattr(f"{where}.open_folder", open_folder)
-        for where in ("store.disk_sync", "store.file_refresh"):
+        for where in ("store.read.disk_sync", "store.read.refresh"):
             monkeypatch.setattr(f"{where}.list_set", list_set)
-        for where in ("store.first_load", "store.file_refresh"):
+        for where in ("store.read.first_load", "store.read.refresh"):
             monkeypatch.setattr(f"{where}.read_file", read_file)
         monkeypatch.setattr(os, "stat", stat)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import store.history
+import store.durable.history
 from store import GLOBAL, MemoryStore
 from store.errors import CouldNotChange
 
@@ -53,7 +53,7 @@ def test_a_deleted_copy_that_cannot_be_read_is_not_taken_for_a_removed_file(
     s.delete(GLOBAL, memory.id)
     hdir = root / "history" / "global" / memory.id
     with monkeypatch.context() as m:
-        refuse_open(m, store.history.DELETED_BYTES)
+        refuse_open(m, store.durable.history.DELETED_BYTES)
         with pytest.raises(CouldNotChange) as refused:
             s.restore_deleted(GLOBAL, memory.id)
         [waiting] = s.deleted(GLOBAL)  # still listed, as deleted (not as removed outside)
@@ -76,7 +76,7 @@ def test_a_deletion_record_that_cannot_be_read_can_still_be_purged(
     memory = s.create(GLOBAL, "Gone", "For good.")
     s.delete(GLOBAL, memory.id)
     with monkeypatch.context() as m:
-        refuse_open(m, store.history.DELETED_META, errno.EIO)
+        refuse_open(m, store.durable.history.DELETED_META, errno.EIO)
         with pytest.raises(CouldNotChange, match="deleted.json could not be read"):
             s.restore_deleted(GLOBAL, memory.id)
         s.purge_deleted(GLOBAL, memory.id)

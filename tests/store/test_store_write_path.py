@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-import store.commit as commit_mod
-import store.history as history_mod
-import store.swap as swap
+import store.disk.swap as swap
+import store.durable.commit as commit_mod
+import store.durable.history as history_mod
 from store import GLOBAL, CouldNotChange, MemoryStore, StoreError
 from tests.support.files import memory_file, write_raw
 

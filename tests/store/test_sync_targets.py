@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from store.managed_block import BEGIN, END, render_block
-from store.sync_targets import TargetRefused, known_targets, plan, sync
+from store.exchange.managed_block import BEGIN, END, render_block
+from store.exchange.sync_targets import TargetRefused, known_targets, plan, sync
 
 CHAT = "# Memory\n\n## Use uv\n\nAlways use uv.\n"
 LATER = "# Memory\n\n## Use uv\n\nAlways use uv, never pip.\n"

@@ -15,15 +15,16 @@ from pathlib import Path
 
 import pytest
 
-import store.commit
-import store.leftovers
+import store.durable.commit
+import store.durable.leftovers
 import store.memory_store
-import store.transaction
-from store import MemoryStore, history
-from store.commit import staged_path
-from store.layout import history_dir
-from store.memory_fields import Fields
-from store.memory_render import render_new
+import store.write.transaction
+from store import MemoryStore
+from store.disk.layout import history_dir
+from store.durable import history
+from store.durable.commit import staged_path
+from store.format.fields import Fields
+from store.format.render import render_new
 
 A, B, D, W = "a0000001", "a0000002", "a0000003", "a0000004"
 PROBLEM = "b0000001"
@@ -47,7 +48,7 @@ class Clock:
 
 
 class Ids:
-    """``secrets`` for ``store.transaction``: new ids counted from ``c0000001`` (``reset``)."""
+    """``secrets`` for ``store.write.transaction``: new ids counted from ``c0000001`` (``reset``)."""
 
     def __init__(self) -> None:
         self.next = 1
@@ -64,9 +65,9 @@ def pin(monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Ids]:
     """Make the store's clock and new ids repeatable for this test."""
     clock, ids = Clock(), Ids()
     monkeypatch.setattr(store.memory_store, "now_utc", clock)
-    monkeypatch.setattr(store.commit, "now_utc", clock)
-    monkeypatch.setattr(store.leftovers, "now_utc", clock)
-    monkeypatch.setattr(store.transaction, "secrets", ids)
+    monkeypatch.setattr(store.durable.commit, "now_utc", clock)
+    monkeypatch.setattr(store.durable.leftovers, "now_utc", clock)
+    monkeypatch.setattr(store.write.transaction, "secrets", ids)
     return clock, ids
 
 

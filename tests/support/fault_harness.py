@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from store import MemoryStore, swap
+from store import MemoryStore
+from store.disk import swap
 from store.errors import CouldNotChange
 from tests.support.fault_cases import CASES, B, Case, pin
 from tests.support.fault_cases import build as build_tree

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from store import swap
+from store.disk import swap
 
 #: The calls failed, by the name of their ``os`` attribute.
 CALLS = ("open", "read", "write", "fsync", "rename", "replace", "link", "unlink", "rmdir", "mkdir")

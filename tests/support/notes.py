@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from store.chat import APPLIES, HEADER
+from store.checks.chat import APPLIES, HEADER
 
 ORDER_ONLY = f"Memory update: the order of memories changed. {APPLIES}"
 _ITEM = re.compile(r'"(?P<title>[^"\n]*)"(?: \((?P<notes>.*?)\))?(?=, "|$)', re.S)
