@@ -4,9 +4,18 @@ Pure Python, no UI: a chat runtime can import it as it is.
 """
 
 from store.checks.chat import change_note, entry_tokens, estimate_tokens
+from store.checks.search import Haystacks, matches, query_words
 from store.checks.secrets import SecretHit, SecretWarning
 from store.disk.atomic import write_atomic
-from store.disk.layout import is_valid_id, is_valid_key
+from store.disk.config_files import (
+    FileRefused,
+    load_json_config,
+    load_yaml_config,
+    parse_json_config,
+    parse_yaml_config,
+    read_config_file,
+)
+from store.disk.layout import GLOBAL_DIR, SETTINGS_FILE, WORKSPACES_DIR, is_valid_id, is_valid_key
 from store.disk.safe_io import TooLarge, Unsafe, read_head, read_regular
 from store.errors import (
     CouldNotChange,
@@ -21,9 +30,10 @@ from store.errors import (
     UnknownMemory,
 )
 from store.format.fields import normalize_text, normalize_title
-from store.format.timestamps import format_timestamp
+from store.format.timestamps import format_moment, format_timestamp
 from store.limits import Limits
 from store.memory_store import MemoryStore
+from store.messages import describe_kinds
 from store.model import (
     GLOBAL,
     Change,
@@ -41,15 +51,16 @@ from store.read.followed import ChangeFeed
 from store.read.watch_list import changes_folders, folders_to_watch
 
 __all__ = [
-    "normalize_text",
-    "normalize_title",
-    "GLOBAL",
     "Change",
     "ChangeFeed",
     "ChatEntry",
     "ChatMemory",
     "CouldNotChange",
     "Deleted",
+    "FileRefused",
+    "GLOBAL",
+    "GLOBAL_DIR",
+    "Haystacks",
     "Ignored",
     "Limits",
     "LooksSecret",
@@ -64,20 +75,33 @@ __all__ = [
     "Scope",
     "SecretHit",
     "SecretWarning",
+    "SETTINGS_FILE",
     "StoreError",
     "TooLarge",
     "TooLong",
     "UnknownMemory",
     "Unsafe",
     "Version",
+    "WORKSPACES_DIR",
     "change_note",
     "changes_folders",
+    "describe_kinds",
     "entry_tokens",
     "estimate_tokens",
     "folders_to_watch",
+    "format_moment",
     "format_timestamp",
     "is_valid_id",
     "is_valid_key",
+    "load_json_config",
+    "load_yaml_config",
+    "matches",
+    "normalize_text",
+    "normalize_title",
+    "parse_json_config",
+    "parse_yaml_config",
+    "query_words",
+    "read_config_file",
     "read_head",
     "read_regular",
     "scope_label",

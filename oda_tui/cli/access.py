@@ -6,8 +6,7 @@ import argparse
 import os
 from dataclasses import dataclass
 
-from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, scope_label
-from store.disk.layout import is_valid_id, is_valid_key
+from store import GLOBAL, MemoryStore, Problem, Scope, StoreError, is_valid_id, is_valid_key, scope_label
 
 from ..config.paths import ENV_VAR, resolve_root, root_problem
 from .errors import BAD_KEY, CommandError

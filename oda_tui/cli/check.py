@@ -8,8 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from store import MemoryStore
-from store.disk.layout import SETTINGS_FILE
+from store import SETTINGS_FILE, MemoryStore
 
 from ..state.review_state import review_with_problem
 from .access import open_store

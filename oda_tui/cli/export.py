@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from store import MemoryStore, Scope
-from store.exchange.export import export_markdown
+from store.exchange import export_markdown
 
 from .access import chosen_scopes, open_store
 from .errors import OK

@@ -6,9 +6,7 @@ from __future__ import annotations
 import argparse
 
 from store import GLOBAL, Scope, scope_label
-from store.exchange.import_sources import read_sources
-from store.exchange.importers import BadSource
-from store.exchange.importing import Step, apply_import, counts, plan_import
+from store.exchange import BadSource, Step, apply_import, counts, plan_import, read_sources
 
 from .access import open_store, workspace_key
 from .errors import FOUND, OK, CommandError

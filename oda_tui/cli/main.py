@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from store.disk.layout import is_valid_key
+from store import is_valid_key
 
 from ..config.paths import resolve_root, root_problem
 from . import subcommands

@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from store.disk.atomic import write_atomic
+from store import write_atomic
 
 from .errors import CommandError
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from store import Memory, Scope, Version, entry_tokens, scope_label
-from store.format.timestamps import format_timestamp
+from store import Memory, Scope, Version, entry_tokens, format_timestamp, scope_label
 
 from ..text.words import saved_by, source_words
 

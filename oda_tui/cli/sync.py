@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from store.exchange.sync_targets import SyncReport, TargetPlan, edited_line, known_targets, sync
+from store.exchange import SyncReport, TargetPlan, edited_line, known_targets, sync
 
 from ..text.word_changes import marked
 from .access import open_store

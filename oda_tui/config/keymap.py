@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from store.disk.config_files import FileRefused, parse_yaml_config, read_config_file
+from store import FileRefused, parse_yaml_config, read_config_file
 
 from ..keys.actions import ACTIONS
 from ..keys.clashes import without_clashes

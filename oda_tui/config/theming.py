@@ -14,8 +14,7 @@ from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from store import write_atomic
-from store.disk.config_files import FileRefused, load_json_config, load_yaml_config
+from store import FileRefused, load_json_config, load_yaml_config, write_atomic
 
 from .paths import config_dir
 

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from store.disk.config_files import read_config_file
+from store import read_config_file
 
 PREFIX = "oda-demo-"
 OWNER_FILE = ".owner-pid"

@@ -8,8 +8,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import is_valid_key, scope_label
-from store.model import Scope
+from store import Scope, is_valid_key, scope_label
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings

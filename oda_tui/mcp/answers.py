@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from store import Memory, entry_tokens
-from store.format.timestamps import format_timestamp
+from store import Memory, entry_tokens, format_timestamp
 
 from .session import ChatSession
 

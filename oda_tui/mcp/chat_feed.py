@@ -21,8 +21,7 @@ import sys
 import weakref
 from pathlib import Path
 
-from store import Scope
-from store.disk.layout import GLOBAL_DIR, SETTINGS_FILE, WORKSPACES_DIR
+from store import GLOBAL_DIR, SETTINGS_FILE, WORKSPACES_DIR, Scope
 
 _MODIFY, _ATTRIB, _CLOSE_WRITE = 0x2, 0x4, 0x8
 _MOVED_FROM, _MOVED_TO, _CREATE, _DELETE = 0x40, 0x80, 0x100, 0x200

@@ -14,8 +14,7 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 
-from store import ChatMemory, MemoryStore, Scope
-from store.checks.search import Haystacks
+from store import ChatMemory, Haystacks, MemoryStore, Scope
 
 from . import messages as msg
 from .chat_feed import ChatFeed

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from store import CouldNotChange, LooksSecret, StoreError, change_note
+from store import CouldNotChange, LooksSecret, StoreError, change_note, describe_kinds
 from store import messages as store_msg
-from store.checks.secrets import describe_kinds
 
 from . import messages as msg
 from . import schemas

@@ -10,9 +10,8 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from store import Limits, Memory, MemoryStore, Problem, Scope
+from store import Limits, Memory, MemoryStore, Problem, Scope, normalize_text, normalize_title
 from store import messages as store_msg
-from store.format.fields import normalize_text, normalize_title
 
 from . import messages as msg
 from . import schemas

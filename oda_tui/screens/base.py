@@ -12,8 +12,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 
-from store import MemoryStore
-from store.model import Scope
+from store import MemoryStore, Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import apply_person_keys

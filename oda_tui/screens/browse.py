@@ -13,9 +13,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import Input, Static
 
-from store import scope_label
-from store.checks.search import matches, query_words
-from store.model import Memory, Scope
+from store import Memory, Scope, matches, query_words, scope_label
 
 from ..session.access import session_of
 from ..session.marks import Marks

@@ -11,8 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import MemoryStore, StoreError, scope_label
-from store.model import Deleted
+from store import Deleted, MemoryStore, StoreError, scope_label
 
 from ..dialogs import ConfirmDialog
 from ..keys.actions import Place

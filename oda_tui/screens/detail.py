@@ -11,8 +11,7 @@ from textual import on
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
 
-from store import Change
-from store.model import ChatMemory, Memory, Scope
+from store import Change, ChatMemory, Memory, Scope
 
 from ..session.access import session_of
 from ..session.outcomes import (

@@ -26,8 +26,7 @@ from ..widgets.wrapping_option_list import WrappingOptionList
 from .base import SubScreen
 
 if TYPE_CHECKING:
-    from store import MemoryStore
-    from store.model import Memory
+    from store import Memory, MemoryStore
 
 
 DUPLICATE_NOTE = (

@@ -11,8 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import MemoryStore, StoreError, scope_label
-from store.model import Memory, Scope, Version
+from store import Memory, MemoryStore, Scope, StoreError, Version, scope_label
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings

@@ -21,7 +21,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Header, Input
 
-from store.model import Memory, Scope
+from store import Memory, Scope
 
 from ..keys.actions import BY_ID, MAIN_HELP, Place
 from ..keys.bindings import apply_person_keys, bindings

@@ -14,7 +14,7 @@ from ..text.safe import clean_line
 from .key_policy import in_editor_form
 
 if TYPE_CHECKING:
-    from store.model import Memory
+    from store import Memory
 
     from .main import MainScreen
 

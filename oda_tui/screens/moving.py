@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from store import MemoryStore, scope_label
-from store.model import Memory, Scope
+from store import Memory, MemoryStore, Scope, scope_label
 
 from ..dialogs.scope_picker import ScopePicker
 from ..session.outcomes import simple

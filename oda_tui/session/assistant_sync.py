@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store import Scope
-from store.exchange.sync_targets import SyncReport, edited_line, known_targets, sync
+from store.exchange import SyncReport, edited_line, known_targets, sync
 
 from ..text.safe import clean_block
 from ..text.word_changes import marked

@@ -13,8 +13,7 @@ import gc
 import threading
 from pathlib import Path
 
-from store import MemoryStore
-from store.model import Scope
+from store import MemoryStore, Scope
 
 from .snapshot import Snapshot, take_snapshot
 

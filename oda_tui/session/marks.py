@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textual.signal import Signal
 from textual.timer import Timer
 
-from store.model import Scope
+from store import Scope
 
 from ..text.safe import clean_line
 

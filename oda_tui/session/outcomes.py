@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.message import Message
 
-from store.checks.secrets import describe_kinds
+from store import describe_kinds
 
 if TYPE_CHECKING:
-    from store import LooksSecret, MemoryStore
-    from store.model import Memory, Scope
+    from store import LooksSecret, Memory, MemoryStore, Scope
 
     from .session import StoreState
 

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.signal import Signal
 
-from store import LooksSecret, MemoryStore, StoreError
-from store.model import ChatMemory, Scope
+from store import ChatMemory, LooksSecret, MemoryStore, Scope, StoreError
 
 from .first_read import FirstRead
 from .marks import HygieneMarks

@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING
 from store import GLOBAL, StoreError, scope_label
 
 if TYPE_CHECKING:
-    from store import MemoryStore
-    from store.limits import Limits
-    from store.model import Memory, Problem, Scope
+    from store import Limits, Memory, MemoryStore, Problem, Scope
 
 
 @dataclass(frozen=True)

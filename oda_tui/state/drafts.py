@@ -26,8 +26,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from store import Memory, Scope, is_valid_id, is_valid_key, read_regular, write_atomic
-from store.disk.config_files import FileRefused, parse_json_config
+from store import (
+    FileRefused,
+    Memory,
+    Scope,
+    is_valid_id,
+    is_valid_key,
+    parse_json_config,
+    read_regular,
+    write_atomic,
+)
 
 from .review_state import state_dir
 

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 from store import scope_label
 
 if TYPE_CHECKING:
-    from store import MemoryStore
-    from store.model import Memory, Scope
+    from store import Memory, MemoryStore, Scope
 
 
 @dataclass(frozen=True)

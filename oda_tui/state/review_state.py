@@ -32,12 +32,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from store import MemoryStore, write_atomic
-from store.disk.config_files import FileRefused, load_json_config
-from store.disk.layout import history_dir
+from store import (
+    Deleted,
+    FileRefused,
+    Memory,
+    MemoryStore,
+    Scope,
+    Version,
+    format_moment,
+    history_dir,
+    load_json_config,
+    write_atomic,
+)
 from store.durable.history import read_version, version_name_parts, version_names
-from store.format.timestamps import format_moment
-from store.model import Deleted, Memory, Scope, Version
 
 from ..config.paths import STATE_ENV as ENV_VAR
 from ..config.paths import state_dir

@@ -7,8 +7,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from store import scope_label
-from store.model import Scope
+from store import Scope, scope_label
 
 from ..text.format import count
 from ..text.glyphs import glyph

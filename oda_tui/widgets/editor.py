@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
-from store.model import Memory, Scope
+from store import Memory, Scope
 
 from ..keys.actions import Place
 from ..keys.bindings import apply_person_keys, bindings

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from store import scope_label
-from store.model import Memory, Scope
+from store import Memory, Scope, scope_label
 
 from ..text.format import full_moment
 from ..text.glyphs import glyph

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from store.model import Scope
+from store import Scope
 
 
 class SaveRequested(Message):

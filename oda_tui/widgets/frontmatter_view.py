@@ -15,8 +15,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static, TextArea
 
-from store import StoreError
-from store.model import Memory
+from store import Memory, StoreError
 
 from ..session.access import session_of
 from ..text.safe import clean_block, restore_controls

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from store import entry_tokens
-from store.model import Memory
+from store import Memory, entry_tokens
 
 from ..text.format import count, local_moment
 from ..text.glyphs import glyph

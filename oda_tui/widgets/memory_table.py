@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from store.model import Memory
+from store import Memory
 
 from ..keys.actions import Place
 from ..keys.bindings import apply_person_keys, bindings

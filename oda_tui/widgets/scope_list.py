@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from store.model import Scope
+from store import Scope
 
 from ..session.snapshot import ScopeSummary
 from ..text.glyphs import glyph

@@ -8,8 +8,7 @@ from textual.containers import Vertical
 from textual.widgets import ProgressBar, Static
 from textual.widgets._progress_bar import Bar
 
-from store import scope_label
-from store.model import Scope
+from store import Scope, scope_label
 
 from ..text.format import count
 from ..text.glyphs import glyph

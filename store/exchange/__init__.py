@@ -5,3 +5,24 @@ those files safely, ``create_check`` says whether each would be saved and ``impo
 them; ``export`` writes every memory as one Markdown document; ``sync_targets`` keeps the
 files other assistants read in step, between the marker lines of the ``managed_block``.
 """
+
+from store.exchange.export import export_markdown
+from store.exchange.import_sources import read_sources
+from store.exchange.importers import BadSource
+from store.exchange.importing import Step, apply_import, counts, plan_import
+from store.exchange.sync_targets import SyncReport, TargetPlan, edited_line, known_targets, sync
+
+__all__ = [
+    "BadSource",
+    "Step",
+    "SyncReport",
+    "TargetPlan",
+    "apply_import",
+    "counts",
+    "edited_line",
+    "export_markdown",
+    "known_targets",
+    "plan_import",
+    "read_sources",
+    "sync",
+]
