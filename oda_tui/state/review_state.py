@@ -40,10 +40,10 @@ from store import (
     Scope,
     Version,
     format_moment,
-    history_dir,
     load_json_config,
     write_atomic,
 )
+from store.disk.layout import history_dir
 from store.durable.history import read_version, version_name_parts, version_names
 
 from ..config.paths import STATE_ENV as ENV_VAR
