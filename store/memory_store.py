@@ -1,19 +1,19 @@
 """``MemoryStore``: every memory of one Oda installation, read and written as the spec says.
 
-A thin front over the parts that do the work: ``DiskSync`` (the picture of the disk and how
-it is kept up to date), ``Budget`` (what a chat receives), ``Changes`` (the one write
-transaction every change goes through), ``store.rules`` (the pure checks), ``store.history``
-and ``store.trash`` (versions and deletions).
+A thin front over the parts that do the work: ``store.read.disk_sync.DiskSync`` (the picture
+of the disk and how it is kept up to date), ``store.write.budget.Budget`` (what a chat
+receives), ``store.write.changes.Changes`` (every change, each one transaction),
+``store.write.rules`` (the pure checks) and ``store.durable.history`` (versions and deletions).
+Each change here is one line that hands its arguments to ``Changes``.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
+from typing import Any
 
 from store.checks.chat import build_chat_memory
 from store.checks.duplicates import find_duplicates, find_similar
@@ -27,7 +27,7 @@ from store.format.fields import Document
 from store.format.parse import parse_bytes
 from store.format.timestamps import now_utc
 from store.limits import Limits
-from store.model import ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
+from store.model import Change, ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
 from store.read.disk_sync import DiskSync
 from store.read.followed import ChangeFeed, Followed
 from store.read.picture import Picture, in_order
@@ -36,31 +36,8 @@ from store.write.changes import Changes
 from store.write.frontmatter_edit import block_problem, change_frontmatter
 from store.write.rules import check_scope, secret_refusal, text_refusal, title_refusal
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
 #: How much of a deleted problem file Recently deleted shows.
 PROBLEM_PREVIEW_BYTES = 16 * 1024
-
-
-class _Change(Generic[P, R]):
-    """A change of ``MemoryStore``: the function of ``store.changes`` (or a module beside it)
-    that does it, run on the store's own ``Changes``; its signature and docs are that function's."""
-
-    def __init__(self, change: Callable[Concatenate[Changes, P], R]) -> None:
-        self._change = change
-        self.__doc__ = change.__doc__
-        self.__wrapped__ = change  # for help() and tools that look for the function itself
-
-    @overload
-    def __get__(self, store: None, owner: type[MemoryStore]) -> _Change[P, R]: ...
-    @overload
-    def __get__(self, store: MemoryStore, owner: type[MemoryStore]) -> Callable[P, R]: ...
-    def __get__(self, store: MemoryStore | None, owner: type[MemoryStore]) -> Callable[P, R] | _Change[P, R]:
-        if store is None:
-            return self
-        return functools.partial(self._change, store._changes)
 
 
 class MemoryStore:
@@ -295,21 +272,142 @@ class MemoryStore:
             text = data[: exc.start].decode("utf-8")
         return text + ("\n…" if cut else "")
 
-    # --- changes (each one transaction: see store.changes) -----------------------------------
+    # --- changes: each one transaction (store.write.changes does the work) ---------------------
 
-    create = _Change(Changes.create)
-    edit = _Change(Changes.edit)
-    change = _Change(Changes.change)
-    set_enabled = _Change(Changes.set_enabled)
-    delete = _Change(Changes.delete)
-    restore_deleted = _Change(Changes.restore_deleted)
-    purge_deleted = _Change(Changes.purge_deleted)
-    move = _Change(Changes.move)
-    restore_version = _Change(Changes.restore_version)
-    undo = _Change(Changes.undo)
-    change_frontmatter = _Change(change_frontmatter)
-    write_fixed = _Change(Changes.write_fixed)
-    keep_outside_edit = _Change(Changes.keep_outside_edit)
+    def create(
+        self,
+        scope: Scope,
+        title: str,
+        text: str,
+        *,
+        enabled: bool = True,
+        source: str = "user",
+        session_id: str | None = None,
+        via: str = "settings",
+        allow_secret: bool = False,
+    ) -> Memory:
+        """Save a new memory; refused with the spec's messages over a limit, and when its
+        title or text looks like a secret unless ``allow_secret``."""
+        return self._changes.create(
+            scope,
+            title,
+            text,
+            enabled=enabled,
+            source=source,
+            session_id=session_id,
+            via=via,
+            allow_secret=allow_secret,
+        )
+
+    def edit(
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        title: str | None = None,
+        text: str | Callable[[str], str] | None = None,
+        enabled: bool | None = None,
+        via: str = "settings",
+        allow_secret: bool = False,
+    ) -> Change:
+        """Set a memory's title, text and whether it is on, together: one transaction, and one
+        version when the title or text changes (turning on or off alone keeps none).
+
+        ``text`` may be a function of the current text (e.g. one passage replaced), called
+        under the lock with the text as it is now; what it raises refuses the edit.
+        The title and text are checked as ``change`` checks them. Turning a memory off is never
+        refused; turning it on is refused over its title or text limit and when a chat it
+        reaches would go over its token limit. An edit that changes nothing saves nothing.
+        """
+        return self._changes.edit(
+            scope, memory_id, title=title, text=text, enabled=enabled, via=via, allow_secret=allow_secret
+        )
+
+    def change(
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        title: str | None = None,
+        text: str | None = None,
+        via: str = "settings",
+        allow_secret: bool = False,
+    ) -> Change:
+        """Change a memory's title, text or both; a change that changes nothing saves nothing.
+
+        A change that brings in secret-looking text the memory did not have is refused unless
+        ``allow_secret`` (a secret already there does not block other edits).
+        """
+        return self._changes.change(
+            scope, memory_id, title=title, text=text, via=via, allow_secret=allow_secret
+        )
+
+    def set_enabled(self, scope: Scope, memory_id: str, enabled: bool, *, via: str = "settings") -> Memory:
+        """Turn a memory on (checked against the limits) or off (never refused)."""
+        return self._changes.set_enabled(scope, memory_id, enabled, via=via)
+
+    def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
+        """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
+
+        The file itself is moved into history (a rename), never copied.
+        """
+        return self._changes.delete(scope, memory_id, via=via)
+
+    def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
+        """Put a deleted memory back byte for byte (None for a problem file, no memory)."""
+        return self._changes.restore_deleted(scope, memory_id)
+
+    def purge_deleted(self, scope: Scope, memory_id: str) -> None:
+        """Remove a deleted memory and all its versions for good (the one irreversible action)."""
+        return self._changes.purge_deleted(scope, memory_id)
+
+    def move(self, scope: Scope, memory_id: str, target: Scope) -> Memory:
+        """Move a memory to another scope with its history (same id when it is free there).
+
+        Refused with the usual message when a chat the memory would reach goes over its limit.
+        A move interrupted by a crash is finished (or undone) by the next change or start.
+        """
+        return self._changes.move(scope, memory_id, target)
+
+    def restore_version(self, scope: Scope, memory_id: str, name: str) -> Memory:
+        """Write an older version back, itself kept as a ``restore`` version (so undoable)."""
+        return self._changes.restore_version(scope, memory_id, name)
+
+    def undo(self, scope: Scope, memory_id: str) -> Memory:
+        """Write back the text from before the newest chat change, as an ``undo`` version."""
+        return self._changes.undo(scope, memory_id)
+
+    def change_frontmatter(
+        self,
+        scope: Scope,
+        memory_id: str,
+        block: str,
+        *,
+        via: str = "settings",
+        allow_secret: bool = False,
+    ) -> Memory:
+        """Write a new frontmatter block as given, the text below it kept byte for byte.
+
+        Refused with ``check_frontmatter``'s message when the block is not a valid memory's,
+        and like any change over a limit; a changed title is kept as a version.
+        """
+        return change_frontmatter(self._changes, scope, memory_id, block, via=via, allow_secret=allow_secret)
+
+    def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
+        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
+        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again.
+
+        A fix that makes the file a memory whose title or text looks like a secret is refused
+        (``LooksSecret``) unless ``allow_secret``: a problem file had no text the store knew.
+        """
+        return self._changes.write_fixed(path, data, allow_secret=allow_secret)
+
+    def keep_outside_edit(self, scope: Scope, memory_id: str) -> bool:
+        """Keep a memory's text as another program left it, as an ``external`` version, when
+        history does not hold that text yet (once per text): the last text a person wrote can
+        be restored even if the file is removed next. Nothing else is written. True when a
+        version was kept; refused like any change when the memory is missing or a problem."""
+        return self._changes.keep_outside_edit(scope, memory_id)
 
     # --- the frontmatter block as written ------------------------------------------------------
 

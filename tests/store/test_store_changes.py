@@ -222,3 +222,25 @@ def test_find_tells_a_memory_from_a_problem_file(store: MemoryStore, root: Path)
     found = store.find(GLOBAL, "0123abcd")
     assert found is not None and not hasattr(found, "title") and found.message.startswith("The file does not")
     assert store.find(GLOBAL, "ffffffff") is None
+
+
+def test_every_change_is_a_plain_method_with_the_signature_of_what_it_runs() -> None:
+    """Go to definition, find usages and ``inspect.signature`` all reach a change's real
+    parameters: each is a method of ``MemoryStore`` handing them on unchanged."""
+    import inspect
+
+    from store.write.changes import Changes
+    from store.write.frontmatter_edit import change_frontmatter
+
+    names = [
+        "create", "edit", "change", "set_enabled", "delete", "restore_deleted", "purge_deleted",
+        "move", "restore_version", "undo", "change_frontmatter", "write_fixed", "keep_outside_edit",
+    ]  # fmt: skip
+    for name in names:
+        method = inspect.getattr_static(MemoryStore, name)
+        assert inspect.isfunction(method), name
+        runs = change_frontmatter if name == "change_frontmatter" else getattr(Changes, name)
+        ours = list(inspect.signature(method).parameters.values())[1:]
+        theirs = list(inspect.signature(runs).parameters.values())[1:]
+        assert ours == theirs, name
+        assert inspect.getdoc(method) == inspect.getdoc(runs), name
