@@ -193,7 +193,7 @@ class OdaApp(App[None]):
             kept = self.main_screen.drafts.keep_now() is not None
         except Exception:  # the error may be in the very screen: the line still goes out
             kept = False
-        from .state.crash_log import crash_line, write_crash_log
+        from .own_files.crash_log import crash_line, write_crash_log
 
         log = write_crash_log(error)
         super()._handle_exception(error)

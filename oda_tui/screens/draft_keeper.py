@@ -1,5 +1,5 @@
 """The editor's unsaved draft, kept when the app is ended from outside and offered back at the
-next start (the file format is ``oda_tui.state.drafts``).
+next start (the file format is ``oda_tui.own_files.drafts``).
 
 Kept: when the terminal is lost or the app gets SIGTERM, a dirty editor's title, text and
 switch go to the drafts folder. A quit the person chose (``q``) keeps nothing: they decided.
@@ -22,7 +22,7 @@ from store import scope_label
 
 from ..keys.actions import ACTIONS
 from ..keys.bindings import current_keys, person_keymap
-from ..state.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
+from ..own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ..text.safe import clean_line
 
 if TYPE_CHECKING:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from store import Memory, MemoryStore, Scope, scope_label
 
 from ..dialogs.scope_picker import ScopePicker
+from ..own_files.review_marks import carry_mark
 from ..session.outcomes import simple
-from ..state.review_state import carry_mark
 from ..text.safe import clean_line
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from store import scope_label
 from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..state.review_state import ReviewItem, mark_reviewed, pending_review
+from ..own_files.review_marks import ReviewItem, mark_reviewed, pending_review
 from ..text.diffing import word_diff
 from ..text.format import full_moment
 from ..text.glyphs import app_words, glyph

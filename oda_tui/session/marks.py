@@ -65,8 +65,8 @@ class HygieneMarks:
 
     def _read(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
-        from ..state.hygiene import duplicate_ids  # not needed for the first frame
-        from ..state.review_state import review_with_problem
+        from ..own_files.hygiene import duplicate_ids  # not needed for the first frame
+        from ..own_files.review_marks import review_with_problem
 
         session = self._session
         with session.lock:

@@ -10,10 +10,10 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog, SecretDialog
+from oda_tui.own_files.review_marks import pending_review, reviewed_mark, state_path
 from oda_tui.screens.duplicates import DuplicatesScreen
 from oda_tui.screens.problems import ProblemsScreen
 from oda_tui.screens.review import ReviewScreen
-from oda_tui.state.review_state import pending_review, reviewed_mark, state_path
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
 from tests.support.app import cell_text, settle, started, static_text, wait_until
