@@ -52,7 +52,7 @@ class OdaApp(App[None]):
     """Browse and edit every memory Oda keeps, live with the disk."""
 
     # The default screen's own CSS_PATH is not loaded by Textual, so the app loads it.
-    CSS_PATH = ["oda.tcss", "screens/main.tcss"]
+    CSS_PATH = ["oda.tcss", "screens/main/main.tcss"]
     TITLE = "Oda memory"
     COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = bindings(Place.APP)

@@ -9,8 +9,8 @@ import pytest
 from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
-from oda_tui.screens.detail_mount import DetailMount
 from oda_tui.screens.history import HistoryScreen
+from oda_tui.screens.main.detail_mount import DetailMount
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
 from tests.support.app import main_screen, settle, started, wait_until

@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING
 
 from store import scope_label
 
-from ..keys.actions import ACTIONS
-from ..keys.bindings import current_keys, person_keymap
-from ..own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
-from ..text.safe import clean_line
+from ...keys.actions import ACTIONS
+from ...keys.bindings import current_keys, person_keymap
+from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
+from ...text.safe import clean_line
 
 if TYPE_CHECKING:
-    from ..session.session import StoreState
-    from ..session.snapshot import Snapshot
-    from .main import MainScreen
+    from ...session.session import StoreState
+    from ...session.snapshot import Snapshot
+    from .screen import MainScreen
 
 
 class DraftKeeper:

@@ -12,10 +12,10 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Concatenate, ParamSpec
 
-from ..keys.actions import needs_memory
+from ...keys.actions import needs_memory
 
 if TYPE_CHECKING:
-    from .main import MainScreen
+    from .screen import MainScreen
 
 P = ParamSpec("P")
 

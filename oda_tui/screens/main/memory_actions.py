@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 from store import scope_label
 
-from ..session.outcomes import Deleted, Operation, simple
-from ..text.safe import clean_line
+from ...session.outcomes import Deleted, Operation, simple
+from ...text.safe import clean_line
 from .key_policy import in_editor_form
 
 if TYPE_CHECKING:
     from store import Memory
 
-    from .main import MainScreen
+    from .screen import MainScreen
 
 
 def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
@@ -33,7 +33,7 @@ def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
 
 def delete_memory(screen: MainScreen, memory: Memory | None) -> None:
     """Delete ``memory``, after a confirmation."""
-    from ..dialogs.confirm import ConfirmDialog
+    from ...dialogs.confirm import ConfirmDialog
 
     if memory is None:
         screen.notify("There is no memory here to delete.", markup=False)
@@ -62,7 +62,7 @@ def delete_memory(screen: MainScreen, memory: Memory | None) -> None:
 
 def edit_outside(screen: MainScreen, memory: Memory | None) -> None:
     """Open ``memory``'s file in $VISUAL or $EDITOR; it is read again on return."""
-    from ..external_editor import open_in_editor
+    from ...external_editor import open_in_editor
 
     if memory is None:
         screen.notify("There is no memory here to open.", markup=False)

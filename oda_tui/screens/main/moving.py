@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 from store import Memory, MemoryStore, Scope, scope_label
 
-from ..dialogs.scope_picker import ScopePicker
-from ..own_files.review_marks import carry_mark
-from ..session.outcomes import simple
-from ..text.safe import clean_line
+from ...dialogs.scope_picker import ScopePicker
+from ...own_files.review_marks import carry_mark
+from ...session.outcomes import simple
+from ...text.safe import clean_line
 
 if TYPE_CHECKING:
-    from .main import MainScreen
+    from .screen import MainScreen
 
 
 def _pick_then(

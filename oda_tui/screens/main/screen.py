@@ -23,25 +23,25 @@ from textual.widgets import Header, Input
 
 from store import Memory, Scope
 
-from ..keys.actions import BY_ID, MAIN_HELP, Place
-from ..keys.bindings import apply_person_keys, bindings
-from ..session.access import session_of
-from ..session.outcomes import Created, Deleted, Done, Refused
-from ..session.session import PreviewState, StoreSession, StoreState
-from ..session.snapshot import Snapshot
-from ..text.glyphs import glyph
-from ..text.safe import clean_line
-from ..widgets.editor_messages import DirtyChanged
-from ..widgets.key_footer import KeyFooter
-from ..widgets.memory_table import MemoryTable
-from ..widgets.scope_list import ScopeList
+from ...keys.actions import BY_ID, MAIN_HELP, Place
+from ...keys.bindings import apply_person_keys, bindings
+from ...session.access import session_of
+from ...session.outcomes import Created, Deleted, Done, Refused
+from ...session.session import PreviewState, StoreSession, StoreState
+from ...session.snapshot import Snapshot
+from ...text.glyphs import glyph
+from ...text.safe import clean_line
+from ...widgets.editor_messages import DirtyChanged
+from ...widgets.key_footer import KeyFooter
+from ...widgets.memory_table import MemoryTable
+from ...widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
 from .key_policy import offered, until_pane
 
 if TYPE_CHECKING:
-    from ..widgets.editor import MemoryEditor
+    from ...widgets.editor import MemoryEditor
     from .detail import DetailPane
 
 __all__ = ["MainScreen"]
@@ -391,7 +391,7 @@ class MainScreen(Screen[None]):
 
     def action_help(self) -> None:
         """Show every key."""
-        from .help import HelpScreen
+        from ..help import HelpScreen
 
         self.app.push_screen(HelpScreen.of(self.app, MAIN_HELP))
 
