@@ -23,7 +23,7 @@ from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import app_words, ascii_key, ascii_only
 from .text.safe import clean_line
 from .widgets.ascii_drawing import draw_ascii
-from .widgets.editor_messages import DirtyChanged
+from .widgets.editor.messages import DirtyChanged
 from .widgets.title_bar import title_line
 
 if TYPE_CHECKING:

@@ -32,9 +32,9 @@ from ...session.session import StoreSession, StoreState
 from ...session.snapshot import Snapshot
 from ...text.safe import clean_line
 from ...widgets.chat_preview import ChatPreview
-from ...widgets.editor import MemoryEditor
-from ...widgets.editor_counts import Limits
-from ...widgets.editor_messages import FrontmatterSaveRequested, SaveRequested
+from ...widgets.editor.counts import Limits
+from ...widgets.editor.memory_editor import MemoryEditor
+from ...widgets.editor.messages import FrontmatterSaveRequested, SaveRequested
 
 
 class DetailPane(TabbedContent):

@@ -31,7 +31,7 @@ from ...session.session import PreviewState, StoreSession, StoreState
 from ...session.snapshot import Snapshot
 from ...text.glyphs import glyph
 from ...text.safe import clean_line
-from ...widgets.editor_messages import DirtyChanged
+from ...widgets.editor.messages import DirtyChanged
 from ...widgets.key_footer import KeyFooter
 from ...widgets.memory_table import MemoryTable
 from ...widgets.scope_list import ScopeList
@@ -41,7 +41,7 @@ from .draft_keeper import DraftKeeper
 from .key_policy import offered, until_pane
 
 if TYPE_CHECKING:
-    from ...widgets.editor import MemoryEditor
+    from ...widgets.editor.memory_editor import MemoryEditor
     from .detail import DetailPane
 
 __all__ = ["MainScreen"]
