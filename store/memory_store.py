@@ -53,7 +53,7 @@ class MemoryStore:
         self.root = Path(os.path.abspath(os.fspath(root)))
         self._sync = DiskSync(self.root)
         self._sync.hold_index = hold_index
-        self._mutex = self._sync.mutex
+        self._picture_lock = self._sync.picture_lock
         # The clock is looked up here at each change, so a test can set ``store.memory_store.now_utc``.
         self._changes = Changes(self._sync, Budget(self._sync), lambda: now_utc())
 
@@ -84,7 +84,7 @@ class MemoryStore:
 
     def memories(self, scope: Scope) -> list[Memory]:
         """The problem-free memories of a scope, in (created, id) order."""
-        with self._mutex:
+        with self._picture_lock:
             state = self._loaded()
             ordered = state.ordered.get(scope)
             if ordered is None:
@@ -105,13 +105,13 @@ class MemoryStore:
 
     def problems(self) -> list[Problem]:
         """Every problem file, by scope then path."""
-        with self._mutex:
+        with self._picture_lock:
             items = [p for p in self._loaded().items.values() if isinstance(p, Problem)]
         return sorted(items, key=lambda p: (p.scope is not None, p.scope or "", str(p.path)))
 
     def ignored(self) -> list[Ignored]:
         """Everything in the memory sets that is not treated as a memory, with the reason."""
-        with self._mutex:
+        with self._picture_lock:
             state = self._loaded()
             found = state.history_ignored | state.ignored
             return sorted(found.values(), key=lambda i: str(i.path))
@@ -159,7 +159,7 @@ class MemoryStore:
         return {scope: self.memories(scope) for scope in [None, *self.workspaces()]}
 
     def _derived(self, key: str, compute: Callable[[], list[Any]]) -> list[Any]:
-        with self._mutex:
+        with self._picture_lock:
             state = self._loaded()
             found = state.derived.get(key)
             if found is None:
@@ -184,7 +184,7 @@ class MemoryStore:
     def chat_tokens(self, workspace: str | None = None) -> int:
         """The estimate of ``chat_memory(workspace)``, without building its text."""
         check_scope(workspace)
-        with self._mutex:
+        with self._picture_lock:
             return chat_tokens(self._loaded(), workspace)
 
     # --- history -----------------------------------------------------------------------------
@@ -195,7 +195,7 @@ class MemoryStore:
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
         hdir = history_dir(self.root, scope, memory_id)
-        with self._mutex:
+        with self._picture_lock:
             self._sync.forget_history_ignored(hdir)
             try:
                 os.close(safe_io.open_folder(self.root, hdir / history.VERSIONS))
@@ -213,7 +213,7 @@ class MemoryStore:
         """The memories of a scope waiting under Recently deleted, newest first."""
         check_scope(scope)
         folder = history_scope_dir(self.root, scope)
-        with self._mutex:
+        with self._picture_lock:
             self._sync.forget_history_ignored(folder, (history.DELETED_BYTES, history.DELETED_META))
         try:
             ids = [n for n in safe_io.list_names(self.root, folder) if is_valid_id(n)]
@@ -414,7 +414,7 @@ class MemoryStore:
     def frontmatter(self, scope: Scope, memory_id: str) -> str:
         """The memory's frontmatter block as written in its file (the lines between ``---``)."""
         check_scope(scope)
-        with self._mutex:
+        with self._picture_lock:
             self._loaded()
             doc, _raw = self._changes.current(scope, memory_id)
             return "\n".join(doc.fm_lines)
@@ -461,7 +461,7 @@ class MemoryStore:
         self._take_feed(None)
 
     def _take_feed(self, followed: Followed | None) -> None:
-        with self._mutex:
+        with self._picture_lock:
             before, self._sync.followed = self._sync.followed, followed
         if before is not None:
             before.feed.close()
@@ -475,7 +475,7 @@ class MemoryStore:
 
     def write_index_now(self) -> None:
         """Write the parse index held back since the load (``hold_index``), in the background."""
-        with self._mutex:
+        with self._picture_lock:
             self._sync.write_index_now()
 
 

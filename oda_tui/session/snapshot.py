@@ -29,7 +29,7 @@ class ScopeSummary:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Everything the main screen shows, read in one go under the store lock."""
+    """Everything the main screen shows, read in one go under the session's call lock."""
 
     limits: Limits
     scopes: tuple[ScopeSummary, ...]
@@ -70,7 +70,7 @@ class Snapshot:
 
 
 def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
-    """Read the store's current state; call it in a worker thread, under the store lock.
+    """Read the store as it is now; call it in a worker thread, under the session's call lock.
 
     ``include`` names a workspace to list even before its folder exists (``--workspace``).
     """

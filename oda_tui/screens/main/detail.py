@@ -28,7 +28,7 @@ from ...session.outcomes import (
     ToggleRefused,
     asking_about_secrets,
 )
-from ...session.session import StoreSession, StoreState
+from ...session.session import StorePicture, StoreSession
 from ...session.snapshot import Snapshot
 from ...text.safe import clean_line
 from ...widgets.chat_preview import ChatPreview
@@ -103,7 +103,7 @@ class DetailPane(TabbedContent):
 
     # -- following the store --------------------------------------------------------------------
 
-    def follow(self, state: StoreState, open_current: Callable[[], None]) -> None:
+    def follow(self, state: StorePicture, open_current: Callable[[], None]) -> None:
         """Take a new picture: the limits, the outcome of the editor's own save when it is what
         left the store so, then bring the editor in line with the disk. ``open_current`` opens
         the memory under the list's cursor."""

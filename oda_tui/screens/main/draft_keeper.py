@@ -26,7 +26,7 @@ from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ...text.safe import clean_line
 
 if TYPE_CHECKING:
-    from ...session.session import StoreState
+    from ...session.session import StorePicture
     from ...session.snapshot import Snapshot
     from .screen import MainScreen
 
@@ -85,7 +85,7 @@ class DraftKeeper:
 
     # -- offering back --------------------------------------------------------------------
 
-    def followed(self, state: StoreState) -> None:
+    def followed(self, state: StorePicture) -> None:
         """The editor follows a new picture of the store: the first one brings a kept draft back."""
         if state.initial and state.snapshot is not None:
             self.offer(state.snapshot)

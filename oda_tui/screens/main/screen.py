@@ -27,7 +27,7 @@ from ...keys.actions import BY_ID, MAIN_HELP, Place
 from ...keys.bindings import apply_person_keys, bindings
 from ...session.access import session_of
 from ...session.outcomes import Created, Deleted, Done, Refused
-from ...session.session import PreviewState, StoreSession, StoreState
+from ...session.session import PreviewState, StorePicture, StoreSession
 from ...session.snapshot import Snapshot
 from ...text.glyphs import glyph
 from ...text.safe import clean_line
@@ -70,7 +70,7 @@ class MainScreen(Screen[None]):
         #: The detail pane is mounted after the list's first frame; until then what it would
         #: show waits here, and the keys that act on it are not offered.
         self._detail_mount: DetailMount | None = None
-        self._waiting: StoreState | None = None
+        self._waiting: StorePicture | None = None
         self._waiting_preview: PreviewState | None = None
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
 
@@ -146,7 +146,7 @@ class MainScreen(Screen[None]):
 
     # -- following the store ---------------------------------------------------------------
 
-    def _store_changed(self, state: StoreState) -> None:
+    def _store_changed(self, state: StorePicture) -> None:
         self.loaded = self.loaded or state.initial
         if state.error is not None:
             what = "Re-reading the memory folder failed"
@@ -169,7 +169,7 @@ class MainScreen(Screen[None]):
         else:
             self._follow(state)
 
-    def _follow(self, state: StoreState) -> None:
+    def _follow(self, state: StorePicture) -> None:
         assert state.snapshot is not None
         if not self.detail_ready:
             self._waiting = state
