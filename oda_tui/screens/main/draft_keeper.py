@@ -28,13 +28,13 @@ from ...text.safe import clean_line
 if TYPE_CHECKING:
     from ...session.session import StorePicture
     from ...session.snapshot import Snapshot
-    from .screen import MainScreen
+    from .view import MainView
 
 
 class DraftKeeper:
     """Keeps the main screen's editor draft on an outside exit, and offers kept drafts back."""
 
-    def __init__(self, screen: MainScreen, folder: Path | None = None) -> None:
+    def __init__(self, screen: MainView, folder: Path | None = None) -> None:
         self._screen = screen
         #: The drafts folder (None: the app's state folder's, read when used).
         self.folder = folder

@@ -3,15 +3,14 @@
 It composes the two panes, keeps them in step (what is open follows the list) and holds the key
 policy. The store is the session's; saving, reconciling the editor and asking before unsaved edits
 are lost are the detail pane's; painting the list and finding a memory in it are the browse pane's;
-the screens the keys open are named by the action registry, what they do to a memory outside the
-editor is ``memory_actions`` and ``moving``.
+the keys' actions open the other screens, and what they do to a memory outside the editor is
+``memory_actions`` and ``moving``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -23,10 +22,10 @@ from textual.widgets import Header, Input
 
 from store import Memory, Scope
 
-from ...keys.actions import BY_ID, MAIN_HELP, Place
+from ...keys.actions import MAIN_HELP, Place
 from ...keys.bindings import apply_person_keys, bindings
 from ...session.access import session_of
-from ...session.outcomes import Created, Deleted, Done, Refused
+from ...session.outcomes import Created, Deleted, Done, Operation, Refused
 from ...session.session import PreviewState, StorePicture, StoreSession
 from ...session.snapshot import Snapshot
 from ...text.glyphs import glyph
@@ -39,6 +38,7 @@ from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
 from .key_policy import offered, until_pane
+from .memory_actions import delete_memory, edit_outside, toggle_memory
 
 if TYPE_CHECKING:
     from ...widgets.editor.memory_editor import MemoryEditor
@@ -286,6 +286,10 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return offered(self, action, parameters)
 
+    def run_operation(self, operation: Operation[Any]) -> None:
+        """Run one change through the session; its outcome comes back to this screen."""
+        self.session.run(operation, reply_to=self)
+
     def keep_for_pane(self, run: Callable[[], None]) -> None:
         """Keep what a key pressed before the detail pane is mounted asked for, until it is."""
         assert self._detail_mount is not None
@@ -366,28 +370,75 @@ class MainScreen(Screen[None]):
         self.set_class(False, "-detail")
         self.table.focus()
 
-    @until_pane
-    def action_open_screen(self, action_id: str) -> None:
-        """Open the screen the registry's action names (for the memory a key acts on, if it
-        needs one); its module is imported the first time."""
-        opens = BY_ID[action_id].opens
-        assert opens is not None
-        screen_class = getattr(import_module(opens.module), opens.name)
-        if opens.for_memory is None:
-            self.app.push_screen(screen_class())
-        elif (memory := self.target()) is None:
-            self.notify(opens.for_memory, markup=False)
-        else:
-            self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
+    # What the keys do to the memory they act on is in memory_actions and moving; the screens
+    # they open are imported the first time (none is needed for the first frame).
 
     @until_pane
-    def action_on_memory(self, action_id: str) -> None:
-        """Do what the registry's action does to the memory a key acts on (its module is imported
-        the first time)."""
-        acts = BY_ID[action_id].acts
-        assert acts is not None
-        module, name = acts.split(":")
-        getattr(import_module(f"{__package__}.{module}"), name)(self, self.target())
+    def action_toggle_memory(self) -> None:
+        """Turn the memory on or off (in the editor's form: flip its switch)."""
+        toggle_memory(self, self.target())
+
+    @until_pane
+    def action_delete_memory(self) -> None:
+        """Delete the memory, after asking."""
+        delete_memory(self, self.target())
+
+    @until_pane
+    def action_copy_memory(self) -> None:
+        """Copy the memory to a scope the person picks."""
+        from .moving import copy_to
+
+        copy_to(self, self.target())
+
+    @until_pane
+    def action_move_memory(self) -> None:
+        """Move the memory with its history to a scope the person picks."""
+        from .moving import move_to
+
+        move_to(self, self.target())
+
+    @until_pane
+    def action_edit_outside(self) -> None:
+        """Open the memory in the person's own editor."""
+        edit_outside(self, self.target())
+
+    @until_pane
+    def action_open_history(self) -> None:
+        """Show the history of the memory."""
+        from ..history import HistoryScreen
+
+        if (memory := self.target()) is None:
+            self.notify("There is no memory here to show the history of.", markup=False)
+        else:
+            self.app.push_screen(HistoryScreen(memory.scope, memory.id, memory.title))
+
+    @until_pane
+    def action_open_review(self) -> None:
+        """Show what the agent saved, to review."""
+        from ..review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen())
+
+    @until_pane
+    def action_open_problems(self) -> None:
+        """Show the problem files."""
+        from ..problems import ProblemsScreen
+
+        self.app.push_screen(ProblemsScreen())
+
+    @until_pane
+    def action_open_deleted(self) -> None:
+        """Show Recently deleted."""
+        from ..deleted import DeletedScreen
+
+        self.app.push_screen(DeletedScreen())
+
+    @until_pane
+    def action_open_duplicates(self) -> None:
+        """Show the duplicates and similar memories."""
+        from ..duplicates import DuplicatesScreen
+
+        self.app.push_screen(DuplicatesScreen())
 
     def action_help(self) -> None:
         """Show every key."""
