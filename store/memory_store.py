@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +19,26 @@ from store.checks.chat import build_chat_memory
 from store.checks.duplicates import find_duplicates, find_similar
 from store.checks.secrets import SecretWarning, secret_warnings
 from store.disk import safe_io
-from store.disk.layout import history_dir, history_scope_dir, is_valid_id
+from store.disk.layout import history_dir, history_scope_dir, is_valid_id, is_valid_key
 from store.disk.layout import memory_path as _memory_path
-from store.durable import history
+from store.durable import agent_changes, history
 from store.errors import UnknownMemory
 from store.format.fields import Document
 from store.format.parse import parse_bytes
 from store.format.timestamps import now_utc
 from store.limits import Limits
-from store.model import Change, ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
+from store.model import (
+    Change,
+    ChatEntry,
+    ChatMemory,
+    Deleted,
+    Ignored,
+    Memory,
+    Problem,
+    ReviewItem,
+    Scope,
+    Version,
+)
 from store.read.disk_sync import DiskSync
 from store.read.followed import ChangeFeed, Followed
 from store.read.picture import Picture, in_order
@@ -253,6 +264,40 @@ class MemoryStore:
                 )
             )
         return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
+
+    # --- what waits for review ------------------------------------------------------------------
+
+    def agent_changes(self, marks: Mapping[Scope, Mapping[str, str]]) -> list[ReviewItem]:
+        """What waits for review: the memories a chat (the agent) created, changed or deleted
+        since the person last reviewed them (``store.durable.agent_changes`` says when).
+
+        ``marks`` gives, by scope then memory id, the name of the version the person last
+        reviewed; the caller keeps them (the store never writes them into memory files). Global
+        first, then by workspace key, each in the store's (created, id) order, then what a chat
+        deleted there (newest first). A memory whose history cannot be read now is left out.
+        """
+        found: list[ReviewItem] = []
+        for scope in [None, *self.workspaces()]:
+            reviewed = marks.get(scope, {})
+            for memory in self.memories(scope):
+                try:
+                    item = agent_changes.changed_by_agent(self.root, memory, reviewed.get(memory.id))
+                except OSError:
+                    item = None  # its history cannot be read now (EIO, EACCES)
+                if item is not None:
+                    found.append(item)
+            for deleted in self.deleted(scope):
+                item = agent_changes.deleted_by_agent(self.root, deleted, reviewed.get(deleted.id))
+                if item is not None:
+                    found.append(item)
+        return found
+
+    def newest_version_name(self, scope: Scope, memory_id: str) -> str | None:
+        """The name of a memory's newest version without ``.md`` (what a review marks), or None
+        when it has none; a history that cannot be read (EIO, EACCES) raises ``OSError``."""
+        if (scope is not None and not is_valid_key(scope)) or not is_valid_id(memory_id):
+            return None
+        return agent_changes.newest_name(self.root, scope, memory_id)
 
     def _problem_preview(self, path: Path) -> str:
         """The start of a deleted problem file as text (the whole file, frontmatter and all, up

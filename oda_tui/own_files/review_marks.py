@@ -1,12 +1,10 @@
-"""Review of what the agent saved: the data half (no Textual here).
+"""The review marks: the version of each memory the person last reviewed (no Textual here).
 
-A memory waits for review when a chat created or changed it since the person last reviewed it,
-whoever first saved it (an agent's change to the person's own memory matters most): its newest
-version's source is ``chat``, that
-version is newer than the review mark, and the file still holds that version's title and text
-(an edit made since, here or in an editor, is the person's own and needs no review). A memory a
-chat deleted waits too (its deletion record says ``via: chat``) until the person accepts the
-deletion, whose mark is the deletion's moment with ``-deleted``, or restores the memory.
+What waits for review is the store's to say (``MemoryStore.agent_changes``, which takes these
+marks): a memory a chat created or changed since the person last reviewed it, whoever first
+saved it (an agent's change to the person's own memory matters most), and one a chat deleted,
+until the person accepts the deletion (its mark is the deletion's moment with ``-deleted``) or
+restores the memory. This module keeps the marks file and asks the store.
 
 The review marks are the app's own state, never written into memory files (Oda's format stays
 as it is): one JSON file, ``review.json``, in ``platformdirs.user_state_path("oda-tui")`` (or
@@ -32,19 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from store import (
-    Deleted,
-    FileRefused,
-    Memory,
-    MemoryStore,
-    Scope,
-    Version,
-    format_moment,
-    load_json_config,
-    write_atomic,
-)
-from store.disk.layout import history_dir
-from store.durable.history import read_version, version_name_parts, version_names
+from store import FileRefused, MemoryStore, ReviewItem, Scope, load_json_config, write_atomic
 
 from ..config.paths import STATE_ENV as ENV_VAR
 from ..config.paths import state_dir
@@ -58,54 +44,6 @@ MAX_BYTES = 32 << 20
 def state_path() -> Path:
     """The review marks file."""
     return state_dir() / STATE_FILE
-
-
-def _name_key(name: str) -> tuple[str, int]:
-    """Version names in time order: the moment, then the -2, -3… of the same moment."""
-    parts = version_name_parts(name + ".md")  # a mark is a version's name without ".md"
-    return ("", 0) if parts is None else (parts[0], parts[2])
-
-
-def _source_of(name: str) -> str | None:
-    parts = version_name_parts(name + ".md")
-    return None if parts is None else parts[1]
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewItem:
-    """One memory waiting for review, with what the agent changed."""
-
-    memory: Memory
-    newest: Version  # the newest chat version: what the memory is now
-    before: Version | None  # the version before it; None when the chat created the memory
-    reviewed: str | None  # the version name the person last reviewed, if any
-    #: The chat deleted the memory: ``memory`` is what it was (under Recently deleted now),
-    #: ``before`` its text and ``newest`` stands for the deletion (its name is the review mark).
-    deleted: Deleted | None = None
-
-    @property
-    def created_by_agent(self) -> bool:
-        return self.before is None
-
-    @property
-    def deleted_by_agent(self) -> bool:
-        return self.deleted is not None
-
-    @property
-    def before_title(self) -> str:
-        return self.before.title if self.before is not None else ""
-
-    @property
-    def before_text(self) -> str:
-        return self.before.text if self.before is not None else ""
-
-    @property
-    def after_title(self) -> str:
-        return self.newest.title
-
-    @property
-    def after_text(self) -> str:
-        return self.newest.text
 
 
 # --- the state file --------------------------------------------------------------------------
@@ -151,6 +89,21 @@ def _write_state(data: dict[str, Any], path: Path) -> None:
     write_atomic(path, payload)  # private folders (0700) and file (0600), like the store's
 
 
+def _all_marks(data: dict[str, Any], store: MemoryStore) -> dict[Scope, dict[str, str]]:
+    """Every mark of ``store``, by scope then memory id (a mark that is not a name is none)."""
+    entry = data["stores"].get(_store_key(store))
+    if not isinstance(entry, dict):
+        return {}
+    spaces = entry.get("workspaces")
+    found: list[tuple[Scope, object]] = [(None, entry.get("global"))]
+    found += list(spaces.items()) if isinstance(spaces, dict) else []
+    return {
+        scope: {memory_id: mark for memory_id, mark in marks.items() if isinstance(mark, str)}
+        for scope, marks in found
+        if isinstance(marks, dict)
+    }
+
+
 def _marks_of(data: dict[str, Any], store: MemoryStore, scope: Scope) -> dict[str, Any]:
     entry = data["stores"].get(_store_key(store))
     if not isinstance(entry, dict):
@@ -178,12 +131,11 @@ def mark_reviewed(
     source). Returns the name marked, or None when the memory has no versions."""
     if version is None:
         try:
-            names = version_names(store.root, history_dir(store.root, scope, memory_id))
+            version = store.newest_version_name(scope, memory_id)
         except OSError:
             return None
-        if not names:
+        if version is None:
             return None
-        version = names[-1][:-3]
     path = path or state_path()
     data = load_state(path)
     entry = data["stores"].setdefault(_store_key(store), {})
@@ -246,59 +198,11 @@ def pending_review(store: MemoryStore, *, path: Path | None = None) -> list[Revi
 def review_with_problem(
     store: MemoryStore, *, path: Path | None = None
 ) -> tuple[list[ReviewItem], str | None]:
-    """Memories a chat (the agent) created, changed or deleted since the last review, and the
-    state file's problem when it could not be used.
-
-    Global first, then by workspace key, each in the store's (created, id) order, then what a
-    chat deleted there (newest first). Only the newest two versions of a candidate are read:
-    the history folder listing says which.
-    """
+    """Memories a chat (the agent) created, changed or deleted since the last review (the
+    store's ``agent_changes`` over the marks), and the state file's problem when it could not be
+    used."""
     read = read_state(path)
-    found: list[ReviewItem] = []
-    for scope in [None, *store.workspaces()]:
-        marks = _marks_of(read.data, store, scope)
-        for memory in store.memories(scope):
-            try:
-                item = _pending(store, memory, marks.get(memory.id))
-            except OSError:
-                item = None  # its history cannot be read now (EIO, EACCES)
-            if item is not None:
-                found.append(item)
-        for deleted in store.deleted(scope):
-            item = _pending_deletion(store, deleted, marks.get(deleted.id))
-            if item is not None:
-                found.append(item)
-    return found, read.problem
-
-
-def _pending_deletion(store: MemoryStore, deleted: Deleted, mark: object) -> ReviewItem | None:
-    """A chat's deletion not reviewed since: its mark is the deletion's moment, ``-deleted``."""
-    if deleted.via != "chat" or deleted.problem:
-        return None
-    name = f"{format_moment(deleted.deleted_at)}-deleted"
-    reviewed = mark if isinstance(mark, str) else None
-    if reviewed is not None and _name_key(reviewed) >= _name_key(name):
-        return None
-    path = str(store.memory_path(deleted.scope, deleted.id))
-    was = Memory(deleted.id, deleted.scope, deleted.title, deleted.text, True, "ai", None, None, None, path)
-    before = Version(name, deleted.deleted_at, "chat", deleted.title, deleted.text)
-    newest = Version(name, deleted.deleted_at, "chat", "", "")
-    return ReviewItem(memory=was, newest=newest, before=before, reviewed=reviewed, deleted=deleted)
-
-
-def _pending(store: MemoryStore, memory: Memory, mark: object) -> ReviewItem | None:
-    hdir = history_dir(store.root, memory.scope, memory.id)
-    names = [n[:-3] for n in version_names(store.root, hdir)]  # oldest first
-    if not names or _source_of(names[-1]) != "chat":
-        return None
-    reviewed = mark if isinstance(mark, str) else None
-    if reviewed is not None and _name_key(reviewed) >= _name_key(names[-1]):
-        return None
-    newest = read_version(store.root, hdir, names[-1] + ".md")
-    if newest is None or (newest.title, newest.text) != (memory.title, memory.text):
-        return None  # edited since the chat saved it: the person's own text
-    before = read_version(store.root, hdir, names[-2] + ".md") if len(names) >= 2 else None
-    return ReviewItem(memory=memory, newest=newest, before=before, reviewed=reviewed)
+    return store.agent_changes(_all_marks(read.data, store)), read.problem
 
 
 __all__ = [
