@@ -45,7 +45,7 @@ from store.read.picture import Picture, in_order
 from store.write.budget import Budget, chat_tokens
 from store.write.changes import Changes
 from store.write.frontmatter_edit import block_problem, change_frontmatter
-from store.write.rules import check_scope, secret_refusal, text_refusal, title_refusal
+from store.write.rules import check_scope, text_refusal, title_refusal
 
 #: How much of a deleted problem file Recently deleted shows.
 PROBLEM_PREVIEW_BYTES = 16 * 1024
@@ -140,14 +140,6 @@ class MemoryStore:
     def check_text(self, text: str) -> str | None:
         """The message a text would be refused with, or None when it is fine."""
         refusal = text_refusal(text, self.limits)
-        return None if refusal is None else str(refusal)
-
-    def check_secret(self, title: str, text: str, *, before: tuple[str, str] | None = None) -> str | None:
-        """The message secret-looking text is refused with, or None when none is found.
-
-        With ``before`` (the current title and text), only secrets it does not have count.
-        """
-        refusal = secret_refusal(title, text, before=before)
         return None if refusal is None else str(refusal)
 
     # --- hygiene: duplicates, similar, secret warnings ---------------------------------------
