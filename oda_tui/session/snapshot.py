@@ -37,7 +37,6 @@ class Snapshot:
     problems: tuple[Problem, ...]
     chat_tokens: Mapping[Scope, int]
     settings_problems: tuple[str, ...] = ()
-    ignored_count: int = 0
     #: A workspace listed before its folder exists (``--workspace``), else None.
     not_yet: Scope = None
 
@@ -107,7 +106,6 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
         problems=problems,
         chat_tokens=tokens,
         settings_problems=tuple(store.settings_problems()),
-        ignored_count=len(store.ignored()),
         not_yet=not_yet,
     )
 

@@ -144,8 +144,7 @@ class DraftKeeper:
         if not editor.is_dirty:
             return None
         self.offered = draft.path
-        screen.detail.active = "tab-editor"
-        screen.set_class(True, "-detail")
+        screen.show_detail("tab-editor")
         screen.call_after_refresh(editor.text_area.focus)
         if draft.memory_id is None:
             return (

@@ -232,7 +232,7 @@ class MainScreen(Screen[None]):
         def open_and_edit() -> None:
             if message.memory_id != self.editor.memory_id:
                 self._open_current_row()
-            self._show_detail("tab-editor")
+            self.show_detail("tab-editor")
             self.editor.text_area.focus()
 
         if message.memory_id == self.editor.memory_id:
@@ -275,7 +275,7 @@ class MainScreen(Screen[None]):
                 return
             self._open_current_row()
             self.session.read_preview(scope)
-            self._show_detail("tab-editor")
+            self.show_detail("tab-editor")
             self.call_after_refresh(self.editor.text_area.focus)
 
         if self.editor.memory_id == memory_id and self.editor.scope == scope:
@@ -295,7 +295,8 @@ class MainScreen(Screen[None]):
         assert self._detail_mount is not None
         self._detail_mount.keep_key(run)
 
-    def _show_detail(self, tab: str) -> None:
+    def show_detail(self, tab: str) -> None:
+        """Show the detail pane on ``tab`` (on a narrow screen, in place of the list)."""
         self.detail.active = tab
         self.set_class(True, "-detail")
 
@@ -323,7 +324,7 @@ class MainScreen(Screen[None]):
 
         def start() -> None:
             self.editor.start_new(self.scope)
-            self._show_detail("tab-editor")
+            self.show_detail("tab-editor")
             self.editor.title_input.focus()
 
         self.detail.guard(start)
@@ -343,7 +344,7 @@ class MainScreen(Screen[None]):
             if narrow:
                 self.set_class(False, "-detail")
             return
-        self._show_detail("tab-preview")
+        self.show_detail("tab-preview")
         if narrow:
             # Focus once the pane is displayed; a hidden widget cannot take the focus.
             self.call_after_refresh(self.detail.preview.focus)
