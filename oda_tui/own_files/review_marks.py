@@ -35,18 +35,18 @@ from store import FileRefused, MemoryStore, ReviewItem, Scope, load_json_config,
 from ..config.paths import STATE_ENV as ENV_VAR
 from ..config.paths import state_dir
 
-STATE_FILE = "review.json"
+MARKS_FILE = "review.json"
 FORMAT = 1
 #: A mark is about 50 bytes: this holds the marks of some 600,000 memories.
 MAX_BYTES = 32 << 20
 
 
 def state_path() -> Path:
-    """The review marks file."""
-    return state_dir() / STATE_FILE
+    """The review marks file, in the app's state folder."""
+    return state_dir() / MARKS_FILE
 
 
-# --- the state file --------------------------------------------------------------------------
+# --- the marks file --------------------------------------------------------------------------
 
 
 def _store_key(store: MemoryStore) -> str:
@@ -54,8 +54,8 @@ def _store_key(store: MemoryStore) -> str:
 
 
 @dataclass(frozen=True)
-class StateRead:
-    """The state file's data (empty when it is absent or not used), and why it was not used."""
+class MarksFile:
+    """The marks file's data (empty when it is absent or not used), and why it was not used."""
 
     data: dict[str, Any]
     problem: str | None = None
@@ -65,26 +65,26 @@ def _empty() -> dict[str, Any]:
     return {"format": FORMAT, "stores": {}}
 
 
-def read_state(path: Path | None = None) -> StateRead:
-    """The whole state file; an absent or foreign file reads as empty, and one that cannot be
+def read_marks_file(path: Path | None = None) -> MarksFile:
+    """The whole marks file; an absent or foreign file reads as empty, and one that cannot be
     used (not a regular file, a link, too large, not JSON, nested too deep) as empty with its
     problem."""
     path = path or state_path()
     try:
         data = load_json_config(path, MAX_BYTES, follow_links=False)
     except FileRefused as exc:
-        return StateRead(_empty(), f"{exc}; no memory counts as reviewed until a review is marked.")
+        return MarksFile(_empty(), f"{exc}; no memory counts as reviewed until a review is marked.")
     if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
-        return StateRead(_empty())
-    return StateRead(data)
+        return MarksFile(_empty())
+    return MarksFile(data)
 
 
-def load_state(path: Path | None = None) -> dict[str, Any]:
-    """The whole state file's data (see ``read_state``)."""
-    return read_state(path).data
+def load_marks_file(path: Path | None = None) -> dict[str, Any]:
+    """The whole marks file's data (see ``read_marks_file``)."""
+    return read_marks_file(path).data
 
 
-def _write_state(data: dict[str, Any], path: Path) -> None:
+def _write_marks_file(data: dict[str, Any], path: Path) -> None:
     payload = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
     write_atomic(path, payload)  # private folders (0700) and file (0600), like the store's
 
@@ -120,7 +120,7 @@ def reviewed_mark(
     store: MemoryStore, scope: Scope, memory_id: str, *, path: Path | None = None
 ) -> str | None:
     """The version name the person last reviewed for a memory, or None."""
-    mark = _marks_of(load_state(path), store, scope).get(memory_id)
+    mark = _marks_of(load_marks_file(path), store, scope).get(memory_id)
     return mark if isinstance(mark, str) else None
 
 
@@ -137,7 +137,7 @@ def mark_reviewed(
         if version is None:
             return None
     path = path or state_path()
-    data = load_state(path)
+    data = load_marks_file(path)
     entry = data["stores"].setdefault(_store_key(store), {})
     if not isinstance(entry, dict):
         entry = data["stores"][_store_key(store)] = {}
@@ -147,7 +147,7 @@ def mark_reviewed(
         marks = entry.setdefault("workspaces", {}).setdefault(scope, {})
     marks[memory_id] = version
     data["format"] = FORMAT
-    _write_state(data, path)
+    _write_marks_file(data, path)
     return version
 
 
@@ -160,16 +160,16 @@ def carry_mark(
         return None
     mark_reviewed(store, target, new_id, version=mark, path=path)
     path = path or state_path()
-    data = load_state(path)
+    data = load_marks_file(path)
     _marks_of(data, store, scope).pop(memory_id, None)
-    _write_state(data, path)
+    _write_marks_file(data, path)
     return mark
 
 
 def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path: Path | None = None) -> int:
     """Drop the marks of memories not in ``keep`` (e.g. purged); returns how many went."""
     path = path or state_path()
-    data = load_state(path)
+    data = load_marks_file(path)
     entry = data["stores"].get(_store_key(store))
     if not isinstance(entry, dict):
         return 0
@@ -182,7 +182,7 @@ def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path:
             del marks[memory_id]
             dropped += 1
     if dropped:
-        _write_state(data, path)
+        _write_marks_file(data, path)
     return dropped
 
 
@@ -199,9 +199,9 @@ def review_with_problem(
     store: MemoryStore, *, path: Path | None = None
 ) -> tuple[list[ReviewItem], str | None]:
     """Memories a chat (the agent) created, changed or deleted since the last review (the
-    store's ``agent_changes`` over the marks), and the state file's problem when it could not be
+    store's ``agent_changes`` over the marks), and the marks file's problem when it could not be
     used."""
-    read = read_state(path)
+    read = read_marks_file(path)
     return store.agent_changes(_all_marks(read.data, store)), read.problem
 
 
@@ -209,10 +209,10 @@ __all__ = [
     "ENV_VAR",
     "ReviewItem",
     "forget_marks",
-    "load_state",
+    "load_marks_file",
     "mark_reviewed",
     "pending_review",
-    "read_state",
+    "read_marks_file",
     "review_with_problem",
     "reviewed_mark",
     "state_dir",
