@@ -61,14 +61,14 @@ class Action:
     """The palette's line under the name. Textual reads it as markup: never quote user text."""
     priority: bool = False
     """Checked before the focused widget's own keys."""
-    on_memory: bool = False
+    needs_memory: bool = False
     """It acts on the memory a key acts on, so its key is offered only where there is one."""
 
 
 def on_memory(id: str, action: str, label: str, keys: str, *, palette: str, hint: str) -> Action:
     """A main-screen action on the memory a key acts on (the open one, else the one under the
     cursor)."""
-    return Action(id, action, label, keys, Place.MAIN, palette=palette, hint=hint, on_memory=True)
+    return Action(id, action, label, keys, Place.MAIN, palette=palette, hint=hint, needs_memory=True)
 
 
 ACTIONS: tuple[Action, ...] = (
@@ -199,5 +199,5 @@ BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS}
 
 #: The main screen's Textual actions that act on a memory (does nothing where there is none).
 MAIN_ON_MEMORY: frozenset[str] = frozenset(
-    action.action for action in ACTIONS if action.place is Place.MAIN and action.on_memory
+    action.action for action in ACTIONS if action.place is Place.MAIN and action.needs_memory
 )
