@@ -32,7 +32,6 @@ from .raw_client import RawClient
 
 #: The benchmark's stores hold far more than a chat's default limit: saves must not be refused.
 SETTINGS = b"chat_max_tokens: 1000000\n"
-Call = tuple[str, dict[str, Any]]
 
 
 def _percentile(times: list[float], fraction: float) -> float:

@@ -23,7 +23,7 @@ from .session.watcher import DiskWatcher, FilesChanged
 from .text.glyphs import app_words, ascii_key, ascii_only
 from .text.safe import clean_line
 from .widgets.ascii_drawing import draw_ascii
-from .widgets.editor_messages import DirtyChanged
+from .widgets.editor.messages import DirtyChanged
 from .widgets.title_bar import title_line
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class OdaApp(App[None]):
     """Browse and edit every memory Oda keeps, live with the disk."""
 
     # The default screen's own CSS_PATH is not loaded by Textual, so the app loads it.
-    CSS_PATH = ["oda.tcss", "screens/main.tcss"]
+    CSS_PATH = ["oda.tcss", "screens/main/main.tcss"]
     TITLE = "Oda memory"
     COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = bindings(Place.APP)
@@ -193,7 +193,7 @@ class OdaApp(App[None]):
             kept = self.main_screen.drafts.keep_now() is not None
         except Exception:  # the error may be in the very screen: the line still goes out
             kept = False
-        from .state.crash_log import crash_line, write_crash_log
+        from .own_files.crash_log import crash_line, write_crash_log
 
         log = write_crash_log(error)
         super()._handle_exception(error)

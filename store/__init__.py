@@ -1,6 +1,12 @@
 """The Oda memory file store: read and write memory files exactly as Oda's spec says.
 
 Pure Python, no UI: a chat runtime can import it as it is.
+
+One ``MemoryStore`` may be called from several threads: its picture of the disk is guarded by
+``DiskSync.picture_lock``, and every change holds the store-wide ``flock`` on ``<root>/.lock``
+(``DiskSync.disk_lock``) against every other writer. A caller that needs several calls to see
+one state adds its own lock around them, as the app's session does (``oda_tui.session`` says
+which of the three locks protects what).
 """
 
 from store.checks.chat import change_note, entry_tokens, estimate_tokens
@@ -43,6 +49,7 @@ from store.model import (
     Ignored,
     Memory,
     Problem,
+    ReviewItem,
     Scope,
     Version,
     scope_label,
@@ -72,6 +79,7 @@ __all__ = [
     "NothingToUndo",
     "OverChatLimit",
     "Problem",
+    "ReviewItem",
     "Scope",
     "SecretHit",
     "SecretWarning",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,22 +19,33 @@ from store.checks.chat import build_chat_memory
 from store.checks.duplicates import find_duplicates, find_similar
 from store.checks.secrets import SecretWarning, secret_warnings
 from store.disk import safe_io
-from store.disk.layout import history_dir, history_scope_dir, is_valid_id
+from store.disk.layout import history_dir, history_scope_dir, is_valid_id, is_valid_key
 from store.disk.layout import memory_path as _memory_path
-from store.durable import history
+from store.durable import agent_changes, history
 from store.errors import UnknownMemory
 from store.format.fields import Document
 from store.format.parse import parse_bytes
 from store.format.timestamps import now_utc
 from store.limits import Limits
-from store.model import Change, ChatEntry, ChatMemory, Deleted, Ignored, Memory, Problem, Scope, Version
+from store.model import (
+    Change,
+    ChatEntry,
+    ChatMemory,
+    Deleted,
+    Ignored,
+    Memory,
+    Problem,
+    ReviewItem,
+    Scope,
+    Version,
+)
 from store.read.disk_sync import DiskSync
 from store.read.followed import ChangeFeed, Followed
 from store.read.picture import Picture, in_order
 from store.write.budget import Budget, chat_tokens
 from store.write.changes import Changes
 from store.write.frontmatter_edit import block_problem, change_frontmatter
-from store.write.rules import check_scope, secret_refusal, text_refusal, title_refusal
+from store.write.rules import check_scope, text_refusal, title_refusal
 
 #: How much of a deleted problem file Recently deleted shows.
 PROBLEM_PREVIEW_BYTES = 16 * 1024
@@ -53,7 +64,7 @@ class MemoryStore:
         self.root = Path(os.path.abspath(os.fspath(root)))
         self._sync = DiskSync(self.root)
         self._sync.hold_index = hold_index
-        self._mutex = self._sync.mutex
+        self._picture_lock = self._sync.picture_lock
         # The clock is looked up here at each change, so a test can set ``store.memory_store.now_utc``.
         self._changes = Changes(self._sync, Budget(self._sync), lambda: now_utc())
 
@@ -84,7 +95,7 @@ class MemoryStore:
 
     def memories(self, scope: Scope) -> list[Memory]:
         """The problem-free memories of a scope, in (created, id) order."""
-        with self._mutex:
+        with self._picture_lock:
             state = self._loaded()
             ordered = state.ordered.get(scope)
             if ordered is None:
@@ -105,13 +116,13 @@ class MemoryStore:
 
     def problems(self) -> list[Problem]:
         """Every problem file, by scope then path."""
-        with self._mutex:
+        with self._picture_lock:
             items = [p for p in self._loaded().items.values() if isinstance(p, Problem)]
         return sorted(items, key=lambda p: (p.scope is not None, p.scope or "", str(p.path)))
 
     def ignored(self) -> list[Ignored]:
         """Everything in the memory sets that is not treated as a memory, with the reason."""
-        with self._mutex:
+        with self._picture_lock:
             state = self._loaded()
             found = state.history_ignored | state.ignored
             return sorted(found.values(), key=lambda i: str(i.path))
@@ -129,14 +140,6 @@ class MemoryStore:
     def check_text(self, text: str) -> str | None:
         """The message a text would be refused with, or None when it is fine."""
         refusal = text_refusal(text, self.limits)
-        return None if refusal is None else str(refusal)
-
-    def check_secret(self, title: str, text: str, *, before: tuple[str, str] | None = None) -> str | None:
-        """The message secret-looking text is refused with, or None when none is found.
-
-        With ``before`` (the current title and text), only secrets it does not have count.
-        """
-        refusal = secret_refusal(title, text, before=before)
         return None if refusal is None else str(refusal)
 
     # --- hygiene: duplicates, similar, secret warnings ---------------------------------------
@@ -159,7 +162,7 @@ class MemoryStore:
         return {scope: self.memories(scope) for scope in [None, *self.workspaces()]}
 
     def _derived(self, key: str, compute: Callable[[], list[Any]]) -> list[Any]:
-        with self._mutex:
+        with self._picture_lock:
             state = self._loaded()
             found = state.derived.get(key)
             if found is None:
@@ -184,7 +187,7 @@ class MemoryStore:
     def chat_tokens(self, workspace: str | None = None) -> int:
         """The estimate of ``chat_memory(workspace)``, without building its text."""
         check_scope(workspace)
-        with self._mutex:
+        with self._picture_lock:
             return chat_tokens(self._loaded(), workspace)
 
     # --- history -----------------------------------------------------------------------------
@@ -195,7 +198,7 @@ class MemoryStore:
         if not is_valid_id(memory_id):
             raise UnknownMemory(memory_id)
         hdir = history_dir(self.root, scope, memory_id)
-        with self._mutex:
+        with self._picture_lock:
             self._sync.forget_history_ignored(hdir)
             try:
                 os.close(safe_io.open_folder(self.root, hdir / history.VERSIONS))
@@ -213,7 +216,7 @@ class MemoryStore:
         """The memories of a scope waiting under Recently deleted, newest first."""
         check_scope(scope)
         folder = history_scope_dir(self.root, scope)
-        with self._mutex:
+        with self._picture_lock:
             self._sync.forget_history_ignored(folder, (history.DELETED_BYTES, history.DELETED_META))
         try:
             ids = [n for n in safe_io.list_names(self.root, folder) if is_valid_id(n)]
@@ -253,6 +256,40 @@ class MemoryStore:
                 )
             )
         return sorted(found, key=lambda d: (d.deleted_at, d.id), reverse=True)
+
+    # --- what waits for review ------------------------------------------------------------------
+
+    def agent_changes(self, marks: Mapping[Scope, Mapping[str, str]]) -> list[ReviewItem]:
+        """What waits for review: the memories a chat (the agent) created, changed or deleted
+        since the person last reviewed them (``store.durable.agent_changes`` says when).
+
+        ``marks`` gives, by scope then memory id, the name of the version the person last
+        reviewed; the caller keeps them (the store never writes them into memory files). Global
+        first, then by workspace key, each in the store's (created, id) order, then what a chat
+        deleted there (newest first). A memory whose history cannot be read now is left out.
+        """
+        found: list[ReviewItem] = []
+        for scope in [None, *self.workspaces()]:
+            reviewed = marks.get(scope, {})
+            for memory in self.memories(scope):
+                try:
+                    item = agent_changes.changed_by_agent(self.root, memory, reviewed.get(memory.id))
+                except OSError:
+                    item = None  # its history cannot be read now (EIO, EACCES)
+                if item is not None:
+                    found.append(item)
+            for deleted in self.deleted(scope):
+                item = agent_changes.deleted_by_agent(self.root, deleted, reviewed.get(deleted.id))
+                if item is not None:
+                    found.append(item)
+        return found
+
+    def newest_version_name(self, scope: Scope, memory_id: str) -> str | None:
+        """The name of a memory's newest version without ``.md`` (what a review marks), or None
+        when it has none; a history that cannot be read (EIO, EACCES) raises ``OSError``."""
+        if (scope is not None and not is_valid_key(scope)) or not is_valid_id(memory_id):
+            return None
+        return agent_changes.newest_name(self.root, scope, memory_id)
 
     def _problem_preview(self, path: Path) -> str:
         """The start of a deleted problem file as text (the whole file, frontmatter and all, up
@@ -414,7 +451,7 @@ class MemoryStore:
     def frontmatter(self, scope: Scope, memory_id: str) -> str:
         """The memory's frontmatter block as written in its file (the lines between ``---``)."""
         check_scope(scope)
-        with self._mutex:
+        with self._picture_lock:
             self._loaded()
             doc, _raw = self._changes.current(scope, memory_id)
             return "\n".join(doc.fm_lines)
@@ -461,7 +498,7 @@ class MemoryStore:
         self._take_feed(None)
 
     def _take_feed(self, followed: Followed | None) -> None:
-        with self._mutex:
+        with self._picture_lock:
             before, self._sync.followed = self._sync.followed, followed
         if before is not None:
             before.feed.close()
@@ -475,7 +512,7 @@ class MemoryStore:
 
     def write_index_now(self) -> None:
         """Write the parse index held back since the load (``hold_index``), in the background."""
-        with self._mutex:
+        with self._picture_lock:
             self._sync.write_index_now()
 
 

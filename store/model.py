@@ -127,3 +127,41 @@ class ChatMemory:
     text: str
     tokens: int
     entries: tuple[ChatEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewItem:
+    """One memory waiting for review, with what the agent (a chat) changed
+    (``MemoryStore.agent_changes``)."""
+
+    memory: Memory
+    newest: Version  # the newest chat version: what the memory is now
+    before: Version | None  # the version before it; None when the chat created the memory
+    reviewed: str | None  # the version name the person last reviewed, if any
+    #: The chat deleted the memory: ``memory`` is what it was (under Recently deleted now),
+    #: ``before`` its text and ``newest`` stands for the deletion (its name is the review mark).
+    deleted: Deleted | None = None
+
+    @property
+    def created_by_agent(self) -> bool:
+        return self.before is None
+
+    @property
+    def deleted_by_agent(self) -> bool:
+        return self.deleted is not None
+
+    @property
+    def before_title(self) -> str:
+        return self.before.title if self.before is not None else ""
+
+    @property
+    def before_text(self) -> str:
+        return self.before.text if self.before is not None else ""
+
+    @property
+    def after_title(self) -> str:
+        return self.newest.title
+
+    @property
+    def after_text(self) -> str:
+        return self.newest.text

@@ -10,7 +10,7 @@ from typing import Any
 
 from store import SETTINGS_FILE, MemoryStore
 
-from ..state.review_state import review_with_problem
+from ..own_files.review_marks import review_with_problem
 from .access import open_store
 from .errors import FOUND, OK
 from .output import note, to_json, visible, write_data, write_lines

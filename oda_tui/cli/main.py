@@ -38,8 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     index = command_index(args)
     if index is not None:
+        from .dispatch import run  # the command's parser, imported only when a command runs
+
         # Options written before the command (oda-tui --root DIR list) apply to it too.
-        return subcommands.run(args[index:] + args[:index])
+        return run(args[index:] + args[:index])
     return open_app(args)
 
 

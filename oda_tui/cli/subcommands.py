@@ -7,7 +7,6 @@ command runs, so the bare ``oda-tui`` that opens the app pays nothing for them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
 
@@ -21,7 +20,7 @@ MODULES = {
     "export": "export",
     "sync": "sync",
     "import": "importing",
-    "mcp": "mcp",
+    "mcp": "mcp_command",
 }
 NAMES = frozenset(MODULES)
 
@@ -31,11 +30,4 @@ def command_modules() -> dict[str, ModuleType]:
     return {name: import_module(f"{__package__}.{module}") for name, module in MODULES.items()}
 
 
-def run(argv: Sequence[str]) -> int:
-    """Run ``argv`` (starting with the command's name) and return the exit code."""
-    from .dispatch import run as dispatch
-
-    return dispatch(argv)
-
-
-__all__ = ["MODULES", "NAMES", "command_modules", "run"]
+__all__ = ["MODULES", "NAMES", "command_modules"]

@@ -6,6 +6,10 @@ separated; a person remaps them by id in ``keymap.yaml``.
 
 Whether a key works while a text field has the focus follows from the key itself: a printable
 character types into the field, anything else (``ctrl+n``, ``escape``) still runs its action.
+
+An action runs a Textual action of the node that serves its place (``toggle_memory`` runs
+``MainScreen.action_toggle_memory``), which calls what does the work by name: the registry
+lists keys, the screens and widgets own what the keys do (so the registry imports none of them).
 """
 
 from __future__ import annotations
@@ -37,18 +41,6 @@ class Place(Enum):
 
 
 @dataclass(frozen=True)
-class Opens:
-    """The screen an action opens, imported when first opened (never before the first frame)."""
-
-    module: str
-    """The screen's module (``oda_tui.screens.history``)."""
-    name: str
-    """The screen's class in it (``HistoryScreen``); made with no arguments, or with the memory."""
-    for_memory: str | None = None
-    """Opened for the memory a key acts on (scope, id, title); what to say when there is none."""
-
-
-@dataclass(frozen=True)
 class Action:
     """One thing a person can do with a key."""
 
@@ -69,37 +61,23 @@ class Action:
     """The palette's line under the name. Textual reads it as markup: never quote user text."""
     priority: bool = False
     """Checked before the focused widget's own keys."""
-    opens: Opens | None = None
-    """The screen it opens (its ``action`` is then ``open_screen('<id>')``)."""
-    acts: str | None = None
-    """What it does to the memory a key acts on: a function ``module:name`` of the main screen's
-    package, called with the screen and that memory (its ``action`` is then ``on_memory('<id>')``)."""
+    needs_memory: bool = False
+    """It acts on the memory a key acts on, so its key is offered only where there is one."""
 
 
-def opening(id: str, label: str, keys: str, opens: Opens, *, palette: str, hint: str) -> Action:
-    """A main-screen action that opens another screen."""
-    return Action(
-        id, f"open_screen({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, opens=opens
-    )
-
-
-def on_memory(id: str, label: str, keys: str, acts: str, *, palette: str, hint: str) -> Action:
-    """A main-screen action on the memory a key acts on, done by the function ``acts`` names."""
-    return Action(id, f"on_memory({id!r})", label, keys, Place.MAIN, palette=palette, hint=hint, acts=acts)
-
-
-def _screen(name: str, for_memory: str | None = None) -> Opens:
-    module, cls = name.split(":")
-    return Opens(f"oda_tui.screens.{module}", cls, for_memory)
+def on_memory(id: str, action: str, label: str, keys: str, *, palette: str, hint: str) -> Action:
+    """A main-screen action on the memory a key acts on (the open one, else the one under the
+    cursor)."""
+    return Action(id, action, label, keys, Place.MAIN, palette=palette, hint=hint, needs_memory=True)
 
 
 ACTIONS: tuple[Action, ...] = (
     # The main screen, in the order of use: the footer shows as many as fit, from the first.
     Action("memory.new", "new_memory", "New", "n", Place.MAIN,
            palette="New memory", hint="Start a new memory in the selected scope"),
-    on_memory("memory.toggle", "On/off", "t", "memory_actions:toggle_memory",
+    on_memory("memory.toggle", "toggle_memory", "On/off", "t",
            palette="Turn the memory on or off", hint="Turned off memories are not sent to chats"),
-    on_memory("memory.delete", "Delete", "d,delete", "memory_actions:delete_memory",
+    on_memory("memory.delete", "delete_memory", "Delete", "d,delete",
            palette="Delete the memory", hint="It waits under Recently deleted"),
     Action("list.filter", "filter", "Filter", "slash", Place.MAIN,
            palette="Filter the memory list", hint="By title and text, as you type"),
@@ -110,26 +88,25 @@ ACTIONS: tuple[Action, ...] = (
     Action("editor.revert", "revert", "Revert", "ctrl+r", Place.MAIN,
            palette="Revert the edits", hint="Back to the text on disk"),
     Action("view.back", "back", "Back", "escape", Place.MAIN),
-    opening("memory.history", "History", "h",
-            _screen("history:HistoryScreen", "There is no memory here to show the history of."),
+    on_memory("memory.history", "open_history", "History", "h",
             palette="Show the history of the memory", hint="Every version, restore and undo"),
     Action("app.help", "help", "Help", "question_mark,f1", Place.MAIN,
            palette="Help: every key of the app", hint="Also ? and F1"),
     Action("app.quit_key", "quit", "Quit", "q", Place.MAIN,
            palette="Quit", hint="Asks first when there are unsaved edits"),
-    opening("view.review", "Review", "r", _screen("review:ReviewScreen"),
+    Action("view.review", "open_review", "Review", "r", Place.MAIN,
            palette="Review what the agent saved", hint="Accept, edit, turn off or delete, with the diff"),
-    opening("view.problems", "Problems", "exclamation_mark", _screen("problems:ProblemsScreen"),
+    Action("view.problems", "open_problems", "Problems", "exclamation_mark", Place.MAIN,
            palette="Problem files", hint="Files that are not used, and why"),
-    opening("view.deleted", "Recently deleted", "x", _screen("deleted:DeletedScreen"),
+    Action("view.deleted", "open_deleted", "Recently deleted", "x", Place.MAIN,
            palette="Recently deleted", hint="Restore or purge deleted memories"),
-    opening("view.duplicates", "Duplicates", "D", _screen("duplicates:DuplicatesScreen"),
+    Action("view.duplicates", "open_duplicates", "Duplicates", "D", Place.MAIN,
            palette="Duplicates", hint="Keep one, turn off or delete the others; similar ones too"),
-    on_memory("memory.copy", "Copy to…", "c", "moving:copy_to",
+    on_memory("memory.copy", "copy_memory", "Copy to…", "c",
            palette="Copy the memory to another scope", hint="Global or a workspace"),
-    on_memory("memory.move", "Move to…", "m", "moving:move_to",
+    on_memory("memory.move", "move_memory", "Move to…", "m",
            palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
-    on_memory("memory.editor", "Open in $EDITOR", "e", "memory_actions:edit_outside",
+    on_memory("memory.editor", "edit_outside", "Open in $EDITOR", "e",
            palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
     # Everywhere: a key no text field takes.
     Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, priority=True),
@@ -217,14 +194,10 @@ MAIN_HELP = (
 )
 
 
-def needs_memory(action_id: str) -> bool:
-    """True when the action acts on a memory (so does nothing where there is none)."""
-    action = BY_ID[action_id]
-    return action.acts is not None or (action.opens is not None and action.opens.for_memory is not None)
-
-
-#: Every binding id a keymap may name.
-ACTION_IDS: frozenset[str] = frozenset(action.id for action in ACTIONS)
-
 #: Each action by its binding id.
 BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS}
+
+#: The main screen's Textual actions that act on a memory (does nothing where there is none).
+MAIN_ON_MEMORY: frozenset[str] = frozenset(
+    action.action for action in ACTIONS if action.place is Place.MAIN and action.needs_memory
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -21,7 +21,19 @@ from .actions import Action
 from .bindings import current_keys, palette_actions, person_keymap
 
 if TYPE_CHECKING:
-    from ..app import OdaApp
+    from ..screens.main import MainScreen
+    from ..session.session import StoreSession
+
+
+class PaletteApp(Protocol):
+    """What the palette needs of the app (``OdaApp``, which imports this module when the palette
+    first opens): its main screen and its store session."""
+
+    @property
+    def main_screen(self) -> MainScreen: ...
+
+    @property
+    def session(self) -> StoreSession: ...
 
 
 def word_match(query: str, candidate: str) -> tuple[float, list[int]] | None:
@@ -68,8 +80,8 @@ class OdaCommands(Provider):
     """The app's own commands and a "go to" for every memory."""
 
     @property
-    def oda(self) -> OdaApp:
-        return cast("OdaApp", self.app)
+    def oda(self) -> PaletteApp:
+        return cast(PaletteApp, self.app)
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         try:

@@ -43,7 +43,7 @@ class Loaded(Message, Generic[ContentT], bubble=False):
 
 class SubScreen(Screen[None], Generic[ContentT]):
     """A full screen over the main one. ``read`` reads what it shows (in a worker, under the
-    store lock), ``show_loaded`` shows it; ``load`` does both again after each change."""
+    session's call lock), ``show_loaded`` shows it; ``load`` does both again after each change."""
 
     #: The sub-screen's own place in the registry: ``?``/F1 lists its keys first.
     HELP_PLACE: ClassVar[Place]
@@ -61,7 +61,7 @@ class SubScreen(Screen[None], Generic[ContentT]):
         return session_of(self)
 
     def read(self, store: MemoryStore) -> ContentT:
-        """Read what the screen shows; runs in a worker thread holding the store lock."""
+        """Read what the screen shows; runs in a worker thread holding the session's call lock."""
         raise NotImplementedError
 
     def show_loaded(self, content: ContentT) -> None:
@@ -74,7 +74,7 @@ class SubScreen(Screen[None], Generic[ContentT]):
 
     def _read_in_worker(self) -> None:
         session = self.session
-        with session.lock:
+        with session.call_lock:
             content = self.read(session.store)
         self.post_message(Loaded(content))
 

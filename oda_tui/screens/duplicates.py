@@ -17,7 +17,7 @@ from store import scope_label
 from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..state.hygiene import Group, read_groups
+from ..own_files.hygiene import Group, read_groups
 from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
 from ..text.words import on_off

@@ -11,12 +11,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store import scope_label
+from store import ReviewItem, scope_label
 
 from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..state.review_state import ReviewItem, mark_reviewed, pending_review
+from ..own_files.review_marks import mark_reviewed, pending_review
 from ..text.diffing import word_diff
 from ..text.format import full_moment
 from ..text.glyphs import app_words, glyph

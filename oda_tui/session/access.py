@@ -19,4 +19,4 @@ class HasSession(Protocol):
 
 def session_of(node: DOMNode) -> StoreSession:
     """The session of the app ``node`` runs in."""
-    return cast("HasSession", node.app).session
+    return cast(HasSession, node.app).session

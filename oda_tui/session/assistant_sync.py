@@ -59,7 +59,7 @@ def sync_assistant_files(session: StoreSession, scope: Scope, project: Path | No
         if not names:
             message, refused = NO_TARGETS.format(project=folder), True
         else:
-            with session.lock:
+            with session.call_lock:
                 text = session.store.chat_memory(scope).text
             message, refused = report_text(sync(folder, names, text), folder)
         app.call_from_thread(

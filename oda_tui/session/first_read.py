@@ -19,13 +19,13 @@ from .snapshot import Snapshot, take_snapshot
 
 
 class FirstRead:
-    """Reads ``root`` once in a thread, holding ``lock`` (the session's store lock) meanwhile."""
+    """Reads ``root`` once in a thread, holding ``call_lock`` (the session's) meanwhile."""
 
     def __init__(self, root: Path, workspace: Scope = None) -> None:
         # The parse index (a cache for the next start) is written after the first frame.
         self.store = MemoryStore(Path(root), hold_index=True)
-        #: Every store call holds this lock; the session takes it over.
-        self.lock = threading.RLock()
+        #: Held around the app's calls to the store (see ``oda_tui.session``); the session takes it over.
+        self.call_lock = threading.RLock()
         self.workspace = workspace
         self.snapshot: Snapshot | None = None
         #: Why the read failed (None when it did not).
@@ -39,7 +39,7 @@ class FirstRead:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            with self.lock:
+            with self.call_lock:
                 self.snapshot = take_snapshot(self.store, self.workspace)
         except Exception as exc:  # a broken store must still show a message, not a trace
             self.error = str(exc)

@@ -37,7 +37,12 @@ def _force_polling() -> bool:
 def watch_store(root: Path, stop: threading.Event) -> Iterator[set[Path] | None]:
     """Changed paths under ``root`` (a set per batch) until ``stop`` is set; ``WATCHING``
     (None) each time the watch is in place. Blocks between batches: run it in a thread."""
-    from watchfiles._rust_notify import RustNotify  # imported by the thread, off the first frame
+    # watchfiles' private notifier, not its public ``watch()``: that makes its notifier inside the
+    # generator and returns only with the first changes (or a timeout, polled), so it cannot say
+    # when the watch is in place, which is what WATCHING promises (nothing after it is missed).
+    # The name and its arguments are those of watchfiles 0.21 to 1.3, the range pyproject.toml
+    # allows. Imported by the thread, off the first frame.
+    from watchfiles._rust_notify import RustNotify
 
     root = Path(os.path.abspath(root))
     missing_told = False

@@ -4,20 +4,19 @@ the store and publishes them on ``read`` (a Textual ``Signal``)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Any
 
+from textual.app import App
 from textual.signal import Signal
 from textual.timer import Timer
 
-from store import Scope
+from store import MemoryStore, Scope
 
 from ..text.safe import clean_line
-
-if TYPE_CHECKING:
-    from .session import StoreSession
 
 #: While the disk is busy, the marks are read once it has been quiet this long.
 MARKS_QUIET_S = 0.3
@@ -34,13 +33,15 @@ class Marks:
 
 
 class HygieneMarks:
-    """Reads the marks for the session; ``latest`` holds the last ones read (None before the
-    first reading)."""
+    """Reads the marks of ``store`` for the session of ``app`` (holding its ``call_lock`` for the
+    store's duplicates); ``latest`` holds the last ones read (None before the first reading)."""
 
-    def __init__(self, session: StoreSession) -> None:
-        self._session = session
+    def __init__(self, app: App[Any], store: MemoryStore, call_lock: threading.RLock) -> None:
+        self._app = app
+        self._store = store
+        self._call_lock = call_lock
         #: Every new reading of the marks, on the UI thread.
-        self.read: Signal[Marks] = Signal(session.app, "marks-read")
+        self.read: Signal[Marks] = Signal(app, "marks-read")
         self.latest: Marks | None = None
         self._timer: Timer | None = None
         self._started = False
@@ -49,7 +50,7 @@ class HygieneMarks:
     def schedule(self) -> None:
         """Read the marks after the frame that shows the list, and while the disk is busy, only
         once it has been quiet for a moment: they are hints, and must never delay a change."""
-        app = self._session.app
+        app = self._app
         if not self._started:
             self._started = True
             app.call_after_refresh(self._start)
@@ -59,31 +60,28 @@ class HygieneMarks:
         self._timer = app.set_timer(MARKS_QUIET_S, self._start)
 
     def _start(self) -> None:
-        self._session.app.run_worker(
-            self._read, thread=True, group="marks", exclusive=True, exit_on_error=False
-        )
+        self._app.run_worker(self._read, thread=True, group="marks", exclusive=True, exit_on_error=False)
 
     def _read(self) -> None:
         """Find the duplicate groups (the store caches them) and count the reviews."""
-        from ..state.hygiene import duplicate_ids  # not needed for the first frame
-        from ..state.review_state import review_with_problem
+        from ..own_files.hygiene import duplicate_ids  # not needed for the first frame
+        from ..own_files.review_marks import review_with_problem
 
-        session = self._session
-        with session.lock:
-            groups = session.store.duplicates()  # quick: the store memoises the normalised texts
-        # Reviews read history files only, so the lock (which outside changes wait for) is free.
+        with self._call_lock:
+            groups = self._store.duplicates()  # quick: the store memoises the normalised texts
+        # Reviews read history files only, so the call lock (which outside changes wait for) is free.
         problem = None
         try:
-            items, problem = review_with_problem(session.store)
+            items, problem = review_with_problem(self._store)
             to_review = len(items)
         except OSError:
             to_review = 0
-        session.app.call_later(self._publish, Marks(duplicate_ids(groups), to_review, problem))
+        self._app.call_later(self._publish, Marks(duplicate_ids(groups), to_review, problem))
 
     def _publish(self, marks: Marks) -> None:
         if marks.problem is not None and marks.problem != self._problem:
             self._problem = marks.problem  # said once, not after every snapshot
-            self._session.app.notify(
+            self._app.notify(
                 clean_line(f"Review marks: {marks.problem}"), severity="warning", markup=False, timeout=10
             )
         self.latest = marks

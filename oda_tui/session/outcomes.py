@@ -1,7 +1,7 @@
 """What became of a change a person asked for: one message class per outcome.
 
 An operation runs in the session's worker; its outcome arrives with the store as the change
-left it: the session publishes that ``state`` with the outcome in it (so whoever asked settles
+left it: the session publishes that picture with the outcome in it (so whoever asked settles
 before anything else follows the new picture), then posts the outcome to the node that asked.
 """
 
@@ -18,18 +18,12 @@ from store import describe_kinds
 if TYPE_CHECKING:
     from store import LooksSecret, Memory, MemoryStore, Scope
 
-    from .session import StoreState
-
 
 ResultT = TypeVar("ResultT")
 
 
 class Outcome(Message):
-    """The base of every outcome; ``state`` is the store right after the operation."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.state: StoreState | None = None
+    """The base of every outcome."""
 
 
 class Done(Outcome):
@@ -128,8 +122,8 @@ class Deleted(Outcome):
 
 @dataclass(frozen=True)
 class Operation(Generic[ResultT]):
-    """One change: ``change`` runs under the store lock in a worker; ``done`` turns its result
-    into the outcome, ``refused`` an error into one."""
+    """One change: ``change`` runs in a worker under the session's call lock; ``done`` turns its
+    result into the outcome, ``refused`` an error into one."""
 
     change: Callable[[MemoryStore], ResultT]
     done: Callable[[ResultT], Outcome]

@@ -1,4 +1,4 @@
-"""The store session: owns the store, the lock, the workers that call the store, the latest
+"""The store session: owns the store, its call lock, the workers that call the store, the latest
 snapshot, the refresh loop that follows the disk, and the garbage-collector policy; it
 announces every new picture of the store on ``changed`` (a Textual ``Signal``)."""
 
@@ -33,9 +33,9 @@ ResultT = TypeVar("ResultT")
 
 
 @dataclass(frozen=True)
-class StoreState:
+class StorePicture:
     """A picture of the store, taken in a worker: the snapshot (None when the read failed) and
-    what a chat in ``preview_scope`` receives."""
+    what a chat in ``preview_scope`` receives; published on ``StoreSession.changed``."""
 
     snapshot: Snapshot | None
     preview_scope: Scope
@@ -77,8 +77,9 @@ class StoreSession:
         #: The store's first read: begun by the command line before Textual was imported, or now.
         self.first_read = first_read if first_read is not None else FirstRead(self.root, workspace)
         self.store: MemoryStore = self.first_read.store
-        #: Every store call runs in a worker thread holding this lock.
-        self.lock: threading.RLock = self.first_read.lock
+        #: Held by each worker around its calls to the store, so the app's workers take turns and
+        #: a picture never shows half of another worker's change (see ``oda_tui.session``).
+        self.call_lock: threading.RLock = self.first_read.call_lock
         #: The ``--workspace`` asked for: listed even before it holds a memory.
         self.requested_workspace = workspace
         #: The scope whose chat text is read with every new picture (the one shown).
@@ -87,11 +88,11 @@ class StoreSession:
         self.snapshot: Snapshot | None = None
         self.loaded = False
         #: Every new picture of the store (load, outside change, operation), on the UI thread.
-        self.changed: Signal[StoreState] = Signal(app, "store-changed")
+        self.changed: Signal[StorePicture] = Signal(app, "store-changed")
         #: A chat text read for a scope the person moved to.
         self.preview_read: Signal[PreviewState] = Signal(app, "preview-read")
         #: The duplicates and reviews flagged in the list, read after each new picture.
-        self.marks = HygieneMarks(self)
+        self.marks = HygieneMarks(app, self.store, self.call_lock)
         self._refresh_running = False
 
     # -- starting and stopping ----------------------------------------------------------------
@@ -118,7 +119,7 @@ class StoreSession:
 
     def _first_read_done(self) -> None:
         first = self.first_read
-        self._publish(StoreState(first.snapshot, self.preview_scope, None, initial=True, error=first.error))
+        self._publish(StorePicture(first.snapshot, self.preview_scope, None, initial=True, error=first.error))
         # What a chat receives (the whole text, built) and the watch wait for the list's frame.
         self.app.call_after_refresh(self._after_first_frame)
 
@@ -150,11 +151,11 @@ class StoreSession:
             while watcher is not None:
                 paths = watcher.take()
                 if paths is None:  # the watch was (re)made: compare everything once
-                    with self.lock:
+                    with self.call_lock:
                         changed |= self.store.refresh()
                 elif paths:
                     taken += len(paths)
-                    with self.lock:
+                    with self.call_lock:
                         changed |= self.store.refresh(paths)
                 # A save or two paints at once; a burst (a git checkout) is let finish first,
                 # so it costs one repaint, not one per batch.
@@ -165,14 +166,14 @@ class StoreSession:
                 if not watcher.has_pending:
                     break
             if changed:
-                with self.lock:
+                with self.call_lock:
                     keep_outside_edits(self.store, changed)
                     snapshot = take_snapshot(self.store, self.requested_workspace)
                     preview = self._read_preview(scope)
         except Exception as exc:  # keep watching even if one refresh fails
-            self._post(StoreState(None, scope, None, outside=True, error=str(exc), changed=changed))
+            self._post(StorePicture(None, scope, None, outside=True, error=str(exc), changed=changed))
             return
-        self._post(StoreState(snapshot, scope, preview, outside=True, changed=changed))
+        self._post(StorePicture(snapshot, scope, preview, outside=True, changed=changed))
 
     def run(self, operation: Operation[ResultT], reply_to: MessagePump) -> asyncio.Future[Outcome]:
         """Run one change in a worker. The store is published as it left it, with the outcome
@@ -187,7 +188,7 @@ class StoreSession:
         self, operation: Operation[ResultT], reply_to: MessagePump, future: asyncio.Future[Outcome]
     ) -> None:
         scope = self.preview_scope
-        with self.lock:
+        with self.call_lock:
             try:
                 outcome = operation.done(operation.change(self.store))
             except LooksSecret as exc:
@@ -199,7 +200,7 @@ class StoreSession:
                 outcome = operation.refused(f"The change could not be made: {exc}")
             snapshot = take_snapshot(self.store, self.requested_workspace)
             preview = self._read_preview(scope)
-        state = StoreState(snapshot, scope, preview, outcome=outcome, asker=reply_to)
+        state = StorePicture(snapshot, scope, preview, outcome=outcome, asker=reply_to)
         self.app.call_later(self._deliver, state, reply_to, future)
 
     def read_preview(self, scope: Scope) -> None:
@@ -214,7 +215,7 @@ class StoreSession:
         )
 
     def _read_and_post_preview(self, scope: Scope) -> None:
-        with self.lock:
+        with self.call_lock:
             preview = self._read_preview(scope)
         if preview is not None:
             self.app.call_later(self.preview_read.publish, PreviewState(scope, preview))
@@ -227,10 +228,10 @@ class StoreSession:
 
     # -- on the UI thread ----------------------------------------------------------------------
 
-    def _post(self, state: StoreState) -> None:
+    def _post(self, state: StorePicture) -> None:
         self.app.call_later(self._publish, state)
 
-    def _publish(self, state: StoreState) -> None:
+    def _publish(self, state: StorePicture) -> None:
         if state.initial:
             self.loaded = True
             # What is loaded now lives as long as the app: keep it out of the collector's full
@@ -247,10 +248,9 @@ class StoreSession:
         if self.watcher is not None and self.watcher.has_pending:
             self.files_changed()
 
-    def _deliver(self, state: StoreState, reply_to: MessagePump, future: asyncio.Future[Outcome]) -> None:
+    def _deliver(self, state: StorePicture, reply_to: MessagePump, future: asyncio.Future[Outcome]) -> None:
         outcome = state.outcome
         assert outcome is not None
-        outcome.state = state
         if not future.done():
             future.set_result(outcome)
         self._publish(state)

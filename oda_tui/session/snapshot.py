@@ -29,7 +29,7 @@ class ScopeSummary:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Everything the main screen shows, read in one go under the store lock."""
+    """Everything the main screen shows, read in one go under the session's call lock."""
 
     limits: Limits
     scopes: tuple[ScopeSummary, ...]
@@ -37,7 +37,6 @@ class Snapshot:
     problems: tuple[Problem, ...]
     chat_tokens: Mapping[Scope, int]
     settings_problems: tuple[str, ...] = ()
-    ignored_count: int = 0
     #: A workspace listed before its folder exists (``--workspace``), else None.
     not_yet: Scope = None
 
@@ -70,7 +69,7 @@ class Snapshot:
 
 
 def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
-    """Read the store's current state; call it in a worker thread, under the store lock.
+    """Read the store as it is now; call it in a worker thread, under the session's call lock.
 
     ``include`` names a workspace to list even before its folder exists (``--workspace``).
     """
@@ -107,7 +106,6 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
         problems=problems,
         chat_tokens=tokens,
         settings_problems=tuple(store.settings_problems()),
-        ignored_count=len(store.ignored()),
         not_yet=not_yet,
     )
 

@@ -1,7 +1,7 @@
 """The frontmatter block of one memory as written in its file, edited as YAML (F2 in the editor).
 
-The view reads the block from the file in its own worker under the store lock, and validates it
-as the person types with the store's own problem messages. A save goes like the form's: the
+The view reads the block from the file in its own worker under the session's call lock, and
+validates it as the person types with the store's own problem messages. A save goes like the form's: the
 editor asks the detail pane (``FrontmatterSaveRequested``), which runs one
 ``MemoryStore.change_frontmatter`` through the session (the text below the block kept byte for
 byte, secret-looking text a question) and hands the result back (``saved``).
@@ -85,7 +85,7 @@ class FrontmatterView(Vertical):
         """Read ``memory``'s block from its file (``drop_edits``: over unsaved edits to it)."""
         session = session_of(self)
         try:
-            with session.lock:
+            with session.call_lock:
                 block = session.store.frontmatter(memory.scope, memory.id)
         except StoreError as exc:
             self.post_message(self.Read(memory, None, str(exc), drop_edits))

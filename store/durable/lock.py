@@ -9,7 +9,8 @@ anyone's lock, so it is set aside (``store.move_recovery.set_aside``) and a new 
 when it cannot be set aside, the change is refused with a message naming it.
 
 Like ``filelock.FileLock(thread_local=False)``, the lock counts how often it was taken: the
-callers serialise their threads themselves (``DiskSync.mutex``).
+callers serialise their threads themselves (``DiskSync.picture_lock``, taken first; the store
+holds this one as ``DiskSync.disk_lock``, and ``oda_tui.session`` says which lock protects what).
 """
 
 from __future__ import annotations
@@ -44,11 +45,6 @@ class StoreLock:
         self._depth = 0
         #: Set when something at ``.lock`` was set aside (``DiskSync`` lists it as ignored).
         self.set_aside_any = False
-
-    @property
-    def is_locked(self) -> bool:
-        """True while this object holds the lock."""
-        return self._depth > 0
 
     def acquire(self) -> None:
         """Take the lock, waiting for any other holder."""

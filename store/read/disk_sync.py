@@ -3,8 +3,8 @@
 The whole pass is here; the first load's use of the parse index is in ``store.first_load``,
 one file or one named path in ``store.file_refresh``.
 
-Reads take no lock: the picture is what the files were when last looked at, and every
-change looks again under the store-wide lock before it writes.
+Reads take no disk lock (only ``picture_lock``, briefly): the picture is what the files were
+when last looked at, and every change looks again under the store-wide lock before it writes.
 """
 
 from __future__ import annotations
@@ -42,14 +42,15 @@ from store.read.settings import read_settings
 class DiskSync:
     """The picture of one store root and how it is brought up to date.
 
-    ``mutex`` serialises this process's threads; ``lock`` is the store-wide lock (a file)
-    that every change holds.
+    ``picture_lock`` guards the picture against this process's threads; ``disk_lock`` is the
+    store-wide lock (a file) every change holds against every writer (``oda_tui.session`` says
+    which lock protects what).
     """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.mutex = threading.RLock()
-        self.lock = StoreLock(root)
+        self.picture_lock = threading.RLock()
+        self.disk_lock = StoreLock(root)
         self.state: Picture | None = None
         self.limits = Limits()
         self.settings_problems: list[str] = []
@@ -67,7 +68,7 @@ class DiskSync:
         """Bring the followed sets up to date (what the feed names, or a look at them whole):
         the sets whose picture is now the disk as it is (none when nothing is followed), and
         the paths whose state changed (also reported by the next ``refresh``)."""
-        with self.mutex:
+        with self.picture_lock:
             followed = self.followed
             if followed is None:
                 return frozenset(), set()
@@ -87,7 +88,7 @@ class DiskSync:
 
         Returns the paths whose state changed; the store's own writes return nothing.
         """
-        with self.mutex:
+        with self.picture_lock:
             if self.state is None:
                 self.loaded()
                 return set()
@@ -97,7 +98,7 @@ class DiskSync:
 
     def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
         """``refresh`` of the sets of ``scopes`` only (see ``rescan_scopes``)."""
-        with self.mutex:
+        with self.picture_lock:
             if self.state is None:
                 self.loaded()
                 return set()
@@ -108,7 +109,7 @@ class DiskSync:
         """The limits as settings.yaml says them now: a stat, and a read only when it changed.
         Every change asks under the lock, so limits another process just set apply at once;
         what that changed in the picture is reported by the next ``refresh``."""
-        with self.mutex:
+        with self.picture_lock:
             self.loaded()
             settings = self._read_settings()
             if settings[0]:
@@ -132,7 +133,7 @@ class DiskSync:
         """The picture, loaded from the disk on first use."""
         state = self.state
         if state is None:
-            with self.mutex:
+            with self.picture_lock:
                 if self.state is None:
                     self._finish_interrupted_move()
                     self.state = Picture()
@@ -148,7 +149,7 @@ class DiskSync:
         if not os.path.lexists(self.root / moves.INTENT):
             return
         try:
-            with self.lock:
+            with self.disk_lock:
                 move_recovery.recover(self.root)
         except OSError:
             pass  # a read-only store: the next change finishes it
@@ -158,9 +159,9 @@ class DiskSync:
         record aside; what was set aside in the root is listed as ignored at once."""
         if os.path.lexists(self.root / moves.INTENT):
             move_recovery.recover(self.root)
-            self.lock.set_aside_any = True
-        if self.lock.set_aside_any and self.state is not None:
-            self.lock.set_aside_any = False
+            self.disk_lock.set_aside_any = True
+        if self.disk_lock.set_aside_any and self.state is not None:
+            self.disk_lock.set_aside_any = False
             self._note_root_ignored(self.state.ignored)
 
     def _note_root_ignored(self, ignored: dict[str, Ignored]) -> None:
@@ -410,7 +411,7 @@ class DiskSync:
 
     def note_history_ignored(self, exc: safe_io.Unsafe) -> None:
         """List an entry of the history area the store refused to go through as ignored."""
-        with self.mutex:
+        with self.picture_lock:
             item = unsafe_ignored(self.root, exc)
             self.loaded().history_ignored[str(item.path)] = item
 

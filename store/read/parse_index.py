@@ -269,6 +269,20 @@ def _indexable(memory: Memory) -> bool:
 def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | Problem]]) -> bool:
     """Write the index for these files (memories with unknown keys are left out: they are
     read each time). Never raises for a disk problem: the index is only a cache."""
+    memories, problems = _rows(items)
+    ms = [m for _, m in memories]
+    parts = [*_number_parts(memories, ms), *_string_parts(ms)]
+    meta = _meta(limits, ms, problems, parts)
+    line = json.dumps(meta, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    rest = b"".join([line, b"\n", *parts])
+    header = f"{MAGIC} {VERSION} {zlib.crc32(rest):08x}\n".encode("ascii")
+    return _write(root, header + rest)
+
+
+def _rows(
+    items: Iterable[tuple[Signature, Memory | Problem]],
+) -> tuple[list[tuple[Signature, Memory]], list[list[Any]]]:
+    """The memories the index can give back exactly, and the problem files' rows."""
     memories: list[tuple[Signature, Memory]] = []
     problems: list[list[Any]] = []
     for sig, item in items:
@@ -278,7 +292,12 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
         else:
             key = relative_key(item.scope, item.id + MEMORY_SUFFIX)
             problems.append([key, *sig, item.message, item.line])
-    ms = [m for _, m in memories]
+    return memories, problems
+
+
+def _number_parts(memories: list[tuple[Signature, Memory]], ms: list[Memory]) -> list[bytes]:
+    """The signatures' unsigned numbers (size, inode), then their signed ones (mtime, ctime)
+    followed by the created and updated moments (``ms``: the memories alone)."""
     unsigned = array("Q", [v for sig, _ in memories for v in (sig[0], sig[3])])
     signed = array(
         "q",
@@ -286,6 +305,11 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
         + [_NO_MOMENT if m.created is None else (m.created - _EPOCH) // _US for m in ms]
         + [_NO_MOMENT if m.updated is None else (m.updated - _EPOCH) // _US for m in ms],
     )
+    return [unsigned.tobytes(), signed.tobytes()]
+
+
+def _string_parts(ms: list[Memory]) -> list[bytes]:
+    """Every string's length in bytes, column by column, then all the strings as one text."""
     prefixes = {scope: relative_key(scope, "") for scope in {m.scope for m in ms}}
     strings = [
         *[prefixes[m.scope] + m.id + MEMORY_SUFFIX for m in ms],
@@ -298,9 +322,13 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
     lengths = array(
         "l", [len(s) if s.isascii() else len(s.encode("utf-8", "surrogatepass")) for s in strings]
     )
-    text = "".join(strings).encode("utf-8", "surrogatepass")
-    parts = [unsigned.tobytes(), signed.tobytes(), lengths.tobytes(), text]
-    meta = {
+    return [lengths.tobytes(), "".join(strings).encode("utf-8", "surrogatepass")]
+
+
+def _meta(limits: Limits, ms: list[Memory], problems: list[list[Any]], parts: list[bytes]) -> dict[str, Any]:
+    """The JSON line: what the index is valid for, the per-memory flags, the problem files and
+    the length of each part."""
+    return {
         "limits": _limits_key(limits),
         "machine": _machine(),
         "n": len(ms),
@@ -310,11 +338,13 @@ def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | P
         "problems": problems,
         "parts": [len(p) for p in parts],
     }
-    line = json.dumps(meta, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-    rest = b"".join([line, b"\n", *parts])
-    header = f"{MAGIC} {VERSION} {zlib.crc32(rest):08x}\n".encode("ascii")
+
+
+def _write(root: Path, data: bytes) -> bool:
+    """Write the index, then remove a version 1 index left beside it; False when the write
+    failed."""
     try:
-        write_atomic(index_path(root), header + rest, durable=False, root=root)
+        write_atomic(index_path(root), data, durable=False, root=root)
     except OSError:
         return False
     try:

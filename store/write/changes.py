@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from store.errors import CouldNotChange, NoSuchVersion, NothingToChange, Nothing
 from store.format.fields import Document, Fields, FileProblem
 from store.format.parse import parse_bytes
 from store.format.render import render_edit, render_new
+from store.limits import Limits
 from store.model import Change, Memory, Scope, Version
 from store.write.rules import (
     check_scope,
@@ -155,25 +157,36 @@ class Changes(Transactions):
         turn_off = enabled is False and doc.fields.enabled
         if after == before and not (turn_on or turn_off):
             return Change(self._get(now.scope, now.memory_id), changed=False, note=msg.UNCHANGED)
-        if after != before and not allow_secret:
-            refuse(secret_refusal(*after, before=before))
-        if turn_on:
-            refuse(title_refusal(after[0], limits) or length_refusal(after[1], limits))
-        if (doc.fields.enabled or turn_on) and not turn_off:
-            self.budget.check_tokens(now.scope, now.memory_id, before if doc.fields.enabled else None, after)
+        self._refuse_edit(now, limits, before, after, turn=(turn_on, turn_off), allow_secret=allow_secret)
         self.record_outside(now.scope, now.memory_id, doc)  # before ``moment``: it is older
         moment = self.now()
-        fields: dict[str, Any] = {"updated": moment}
-        if after[0] != before[0]:
-            fields["title"] = after[0]
-        if turn_on or turn_off:
-            fields["enabled"] = not doc.fields.enabled
-        data = render_edit(doc, fields, after[1]).encode("utf-8")
-        check_size(data, limits)
+        data = _edited_file(doc, limits, before, after, moment, toggle=turn_on or turn_off)
         replaced = history.text_key(*before) if via == "chat" else None  # what undo writes back
         version = None if after == before else NewVersion(moment, via, *after, doc.fields.source, replaced)
         memory = self.commit(now.scope, now.memory_id, data, seen=now.raw, version=version)
         return Change(memory, changed=True)
+
+    def _refuse_edit(
+        self,
+        now: Current,
+        limits: Limits,
+        before: tuple[str, str],
+        after: tuple[str, str],
+        *,
+        turn: tuple[bool, bool],
+        allow_secret: bool,
+    ) -> None:
+        """An edit's refusals, in order: secret-looking text it brings in, then the title and
+        text limits when it turns the memory on (``turn``: on, off), then the chats' budget
+        while the memory is on."""
+        turn_on, turn_off = turn
+        was_on = now.doc.fields.enabled
+        if after != before and not allow_secret:
+            refuse(secret_refusal(*after, before=before))
+        if turn_on:
+            refuse(title_refusal(after[0], limits) or length_refusal(after[1], limits))
+        if (was_on or turn_on) and not turn_off:
+            self.budget.check_tokens(now.scope, now.memory_id, before if was_on else None, after)
 
     def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
         """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
@@ -358,6 +371,27 @@ class Changes(Transactions):
         limits = self._limits()
         refuse(title_refusal(version.title, limits) or length_refusal(version.text, limits))
         return self._apply(now, version.title, version.text, None, via=via, allow_secret=True).memory
+
+
+def _edited_file(
+    doc: Document,
+    limits: Limits,
+    before: tuple[str, str],
+    after: tuple[str, str],
+    moment: datetime,
+    *,
+    toggle: bool,
+) -> bytes:
+    """An edited file's bytes: ``updated`` now, the title when it changed, the switch flipped
+    when ``toggle``; refused over the file size limit."""
+    fields: dict[str, Any] = {"updated": moment}
+    if after[0] != before[0]:
+        fields["title"] = after[0]
+    if toggle:
+        fields["enabled"] = not doc.fields.enabled
+    data = render_edit(doc, fields, after[1]).encode("utf-8")
+    check_size(data, limits)
+    return data
 
 
 def _before_chat(versions: list[Version], doc: Document) -> Version:

@@ -72,11 +72,11 @@ class Transactions:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        with self.sync.mutex:
+        with self.sync.picture_lock:
             self.sync.loaded()
             try:
                 make_dirs(self.root)
-                with self.sync.lock:
+                with self.sync.disk_lock:
                     self.sync.recover_moves()
                     self.sync.settings_now()  # limits another process set apply at once
                     yield

@@ -9,8 +9,8 @@ import pytest
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
+from oda_tui.own_files import drafts
 from oda_tui.screens import MainScreen
-from oda_tui.state import drafts
 from store import GLOBAL, MemoryStore
 from tests.support.app import settle, started, wait_until
 from tests.support.pty import PtyProcess, private_env

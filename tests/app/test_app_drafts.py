@@ -11,8 +11,8 @@ from textual.pilot import Pilot
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
-from oda_tui.state.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
-from oda_tui.state.review_state import ENV_VAR
+from oda_tui.own_files.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
+from oda_tui.own_files.review_marks import ENV_VAR
 from store import GLOBAL, Memory, MemoryStore
 from tests.support.app import closed, settle, started, static_text, wait_until
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.state.drafts import FOLDER, read_draft
+from oda_tui.own_files.drafts import FOLDER, read_draft
 from store import GLOBAL, MemoryStore
 from tests.support.pty import HANG_GUARD_SECONDS, PtyProcess, private_env
 

@@ -11,7 +11,7 @@ from tests.support.pty import PtyProcess, private_env
 #: The app, with the detail pane's mount held until the file ``ODA_TEST_GATE`` names exists.
 HELD_PANE_APP = """
 import os, sys, threading, time
-from oda_tui.screens.detail_mount import DetailMount
+from oda_tui.screens.main.detail_mount import DetailMount
 
 real_start = DetailMount.start
 

@@ -79,7 +79,7 @@ async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_
         await pilot.press("h")
         await settle(pilot)
         assert isinstance(app.screen, HistoryScreen)
-        with app.session.lock:  # the undo waits for the store while the person leaves
+        with app.session.call_lock:  # the undo waits for the store while the person leaves
             await pilot.press("u")
             await pilot.press("escape")
             await poll_until(pilot, lambda: app.screen is screen, "the main screen")

@@ -10,12 +10,13 @@ from textual.widgets import Static
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog, SecretDialog
+from oda_tui.own_files.review_marks import pending_review, reviewed_mark, state_path
 from oda_tui.screens.duplicates import DuplicatesScreen
 from oda_tui.screens.problems import ProblemsScreen
 from oda_tui.screens.review import ReviewScreen
-from oda_tui.state.review_state import pending_review, reviewed_mark, state_path
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
+from store.write.rules import secret_refusal
 from tests.support.app import cell_text, settle, started, static_text, wait_until
 
 PASSWORD_TEXT = "Wifi at the office: password: Hunter2-office!"
@@ -124,7 +125,7 @@ async def test_secret_looking_text_asks_before_a_new_memory_is_saved(tmp_path: P
         assert isinstance(dialog, SecretDialog)
         assert dialog.what == "a password"
         assert dialog.question == "This text looks like it contains a password. Save it anyway?"
-        assert dialog.detail == MemoryStore(root).check_secret("Wifi", PASSWORD_TEXT)
+        assert dialog.detail == str(secret_refusal("Wifi", PASSWORD_TEXT, before=None))
         # No: nothing is saved and the edits stay.
         await pilot.press("n")
         await settle(pilot)

@@ -187,7 +187,7 @@ async def test_a_keymap_that_forgives(tmp_path: Path, monkeypatch: pytest.Monkey
         footer = screen.query_one(KeyFooter)
         shown = [(k.action, k.key) for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
         actions = [action for action, _key in shown]
-        toggle, delete = "on_memory('memory.toggle')", "on_memory('memory.delete')"
+        toggle, delete = "toggle_memory", "delete_memory"
         assert actions[:4] == ["choose", "new_memory", toggle, delete]  # the list's Edit, then New
         assert shown[1:4] == [("new_memory", "ctrl+n"), (toggle, "t"), (delete, "d")]
         # The help lists each key once, as it works.

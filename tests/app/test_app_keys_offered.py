@@ -9,8 +9,8 @@ import pytest
 from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
-from oda_tui.screens.detail_mount import DetailMount
 from oda_tui.screens.history import HistoryScreen
+from oda_tui.screens.main.detail_mount import DetailMount
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
 from tests.support.app import main_screen, settle, started, wait_until
@@ -30,12 +30,12 @@ async def test_an_empty_store_offers_only_what_works(tmp_path: Path) -> None:
         await settle(pilot)
         keys = offered(app)
         assert {"new_memory", "filter", "help", "quit"} <= keys
-        nothing_to_act_on = {"choose", "on_memory('memory.toggle')", "on_memory('memory.delete')"}
-        assert not keys & (nothing_to_act_on | {"open_screen('memory.history')"})
+        nothing_to_act_on = {"choose", "toggle_memory", "delete_memory"}
+        assert not keys & (nothing_to_act_on | {"open_history"})
         await pilot.press("n", "O", "n", "e", "tab", "tab", "x", "ctrl+s")  # a first memory
         await wait_until(pilot, lambda: bool(MemoryStore(root).memories(GLOBAL)), "saved")
         app.main_screen.table.focus()
-        await wait_until(pilot, lambda: "open_screen('memory.history')" in offered(app), "History offered")
+        await wait_until(pilot, lambda: "open_history" in offered(app), "History offered")
         assert nothing_to_act_on <= offered(app)
 
 
@@ -122,7 +122,7 @@ async def test_the_keys_on_a_memory_go_when_another_program_removes_the_last_one
     async with app.run_test(size=(200, 40)) as pilot:
         screen = await started(pilot)
         screen.table.focus()
-        on_a_memory = {"choose", "on_memory('memory.toggle')", "on_memory('memory.delete')"}
+        on_a_memory = {"choose", "toggle_memory", "delete_memory"}
         await wait_until(pilot, lambda: on_a_memory <= offered(app), "the keys on a memory offered")
         store.memory_path(GLOBAL, only.id).unlink()
         await wait_until(pilot, lambda: screen.table.row_count == 0, "the list emptied")

@@ -41,7 +41,7 @@ class OdaApp:
             "read_done": read is not None and read.wait(30) and read.snapshot is not None,
         }
         if "--write" in sys.argv:
-            from oda_tui.state.review_state import state_dir
+            from oda_tui.own_files.review_marks import state_dir
             from oda_tui.config.theming import config_dir, save_theme
             save_theme("demo-choice")
             state_dir().mkdir(parents=True, exist_ok=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from oda_tui.state.drafts import MAX_BYTES, SET_ASIDE, draft_path, keep, kept_drafts, new_draft
+from oda_tui.own_files.drafts import MAX_BYTES, SET_ASIDE, draft_path, keep, kept_drafts, new_draft
 from store import GLOBAL, MemoryStore
 
 

@@ -4,7 +4,7 @@ saved, and what the editor says about it."""
 from __future__ import annotations
 
 from oda_tui.text.safe import clean_block, clean_line
-from oda_tui.widgets.editor_draft import Draft
+from oda_tui.widgets.editor.draft import Draft
 from store.model import Memory
 
 

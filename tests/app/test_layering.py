@@ -60,7 +60,7 @@ def test_opening_the_app_leaves_what_the_first_frame_does_not_need_for_later() -
         "oda_tui.dialogs.confirm",
         "oda_tui.dialogs.conflict",
         "oda_tui.dialogs.secret",
-        "oda_tui.state.hygiene",
+        "oda_tui.own_files.hygiene",
         "oda_tui.text.diffing",
         "oda_tui.keys.palette",
         "oda_tui.external_editor",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.state import review_state
-from oda_tui.state.review_state import mark_reviewed, pending_review, reviewed_mark, state_path
+from oda_tui.own_files import review_marks
+from oda_tui.own_files.review_marks import mark_reviewed, pending_review, reviewed_mark, state_path
 from store import GLOBAL, MemoryStore
 from tests.support.files import memory_file, write_raw
 
@@ -178,18 +178,18 @@ def test_forget_marks(store: MemoryStore) -> None:
     b = store.create("ws", "B", "b", source="ai", via="chat")
     mark_reviewed(store, GLOBAL, a.id)
     mark_reviewed(store, "ws", b.id)
-    assert review_state.forget_marks(store, [(GLOBAL, a.id)]) == 1
+    assert review_marks.forget_marks(store, [(GLOBAL, a.id)]) == 1
     assert reviewed_mark(store, "ws", b.id) is None
     assert reviewed_mark(store, GLOBAL, a.id) is not None
 
 
 def test_review_state_imports_no_textual() -> None:
-    source = Path(review_state.__file__).read_text("utf-8")
+    source = Path(review_marks.__file__).read_text("utf-8")
     assert "textual" not in source.replace("no Textual", "")
 
 
 def test_a_mark_goes_with_a_moved_memory(tmp_path: Path) -> None:
-    from oda_tui.state.review_state import carry_mark, mark_reviewed, reviewed_mark
+    from oda_tui.own_files.review_marks import carry_mark, mark_reviewed, reviewed_mark
 
     store = MemoryStore(tmp_path / "oda")
     m = store.create(GLOBAL, "T", "by the agent", source="ai", via="chat")

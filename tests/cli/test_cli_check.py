@@ -53,7 +53,7 @@ def test_check_lists_a_secret_looking_memory(tmp_path: Path) -> None:
 
 
 def test_check_review_counts_what_the_agent_saved(tmp_path: Path) -> None:
-    from oda_tui.state.review_state import mark_reviewed
+    from oda_tui.own_files.review_marks import mark_reviewed
     from store import GLOBAL, MemoryStore
 
     root, state = tmp_path / "oda", tmp_path / "state"

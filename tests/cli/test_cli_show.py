@@ -76,7 +76,7 @@ def test_the_stores_typed_unknown_id_is_said_for_a_person(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The memory goes between finding its id and reading it (another program deleted it).
-    from oda_tui.cli import subcommands
+    from oda_tui.cli import dispatch
     from oda_tui.cli.access import Found
 
     s = build_sample(tmp_path / "oda")
@@ -97,7 +97,7 @@ def test_the_stores_typed_unknown_id_is_said_for_a_person(
 
     monkeypatch.setattr(show, "find_id", find_id)
     monkeypatch.setattr(MemoryStore, "get", gone_after_the_search)
-    assert subcommands.run(["show", s.reply, "--root", str(s.root)]) == 2
+    assert dispatch.run(["show", s.reply, "--root", str(s.root)]) == 2
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", unknown_id(s.reply, f"in {s.root}"))
     assert searched == [Found(GLOBAL)]  # found by the search, gone when read

@@ -23,9 +23,9 @@ import pytest
 from oda_tui.config.keymap import KEYMAP_MAX_BYTES, load_keymap
 from oda_tui.config.theming import SETTINGS_MAX_BYTES, THEME_MAX_BYTES, load_themes, save_theme, saved_theme
 from oda_tui.demo.folder import OWNER_FILE, PREFIX, sweep_stale_demo_folders
-from oda_tui.state.drafts import MAX_BYTES as DRAFT_MAX_BYTES
-from oda_tui.state.drafts import SET_ASIDE, draft_path, kept_drafts
-from oda_tui.state.review_state import mark_reviewed, review_with_problem
+from oda_tui.own_files.drafts import MAX_BYTES as DRAFT_MAX_BYTES
+from oda_tui.own_files.drafts import SET_ASIDE, draft_path, kept_drafts
+from oda_tui.own_files.review_marks import mark_reviewed, review_with_problem
 from store import GLOBAL, MemoryStore
 
 HANG_GUARD = 60.0

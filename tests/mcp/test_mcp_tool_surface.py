@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from mcp import Client
 
-from oda_tui.state.review_state import mark_reviewed, pending_review
+from oda_tui.own_files.review_marks import mark_reviewed, pending_review
 from store import GLOBAL, MemoryStore, entry_tokens, format_timestamp
 from tests.support.mcp import MODES, connect, ok, refused, text
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.state.review_state import mark_reviewed, pending_review
+from oda_tui.own_files.review_marks import mark_reviewed, pending_review
 from store import GLOBAL, MemoryStore, change_note, entry_tokens, estimate_tokens, format_timestamp
 from store import messages as store_msg
 from tests.support.mcp import MODES, connect, ok, refused, text

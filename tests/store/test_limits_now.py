@@ -48,7 +48,7 @@ def test_the_settings_are_looked_at_under_the_lock(
     store: MemoryStore, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store.create(GLOBAL, "T", "first")
-    lock = store._sync.lock
+    lock = store._sync.disk_lock
     real = lock.acquire
 
     def then_lowered() -> None:

@@ -56,7 +56,7 @@ class Ids:
     def reset(self) -> None:
         self.next = 1
 
-    def token_hex(self, nbytes: int) -> str:
+    def token_hex(self, _nbytes: int) -> str:
         self.next += 1
         return f"c{self.next - 1:07x}"
 

@@ -13,8 +13,8 @@ from textual.widgets import TabbedContent, TabPane
 
 from store import Change, ChatMemory, Memory, Scope
 
-from ..session.access import session_of
-from ..session.outcomes import (
+from ...session.access import session_of
+from ...session.outcomes import (
     Created,
     FrontmatterRefused,
     FrontmatterSaved,
@@ -28,13 +28,13 @@ from ..session.outcomes import (
     ToggleRefused,
     asking_about_secrets,
 )
-from ..session.session import StoreSession, StoreState
-from ..session.snapshot import Snapshot
-from ..text.safe import clean_line
-from ..widgets.chat_preview import ChatPreview
-from ..widgets.editor import MemoryEditor
-from ..widgets.editor_counts import Limits
-from ..widgets.editor_messages import FrontmatterSaveRequested, SaveRequested
+from ...session.session import StorePicture, StoreSession
+from ...session.snapshot import Snapshot
+from ...text.safe import clean_line
+from ...widgets.chat_preview import ChatPreview
+from ...widgets.editor.counts import Limits
+from ...widgets.editor.memory_editor import MemoryEditor
+from ...widgets.editor.messages import FrontmatterSaveRequested, SaveRequested
 
 
 class DetailPane(TabbedContent):
@@ -86,7 +86,7 @@ class DetailPane(TabbedContent):
         if not editor.is_dirty:
             proceed()
             return
-        from ..dialogs.confirm import ConfirmDialog
+        from ...dialogs.confirm import ConfirmDialog
 
         if editor.is_new:
             question = "Discard the new memory you have not saved?"
@@ -103,7 +103,7 @@ class DetailPane(TabbedContent):
 
     # -- following the store --------------------------------------------------------------------
 
-    def follow(self, state: StoreState, open_current: Callable[[], None]) -> None:
+    def follow(self, state: StorePicture, open_current: Callable[[], None]) -> None:
         """Take a new picture: the limits, the outcome of the editor's own save when it is what
         left the store so, then bring the editor in line with the disk. ``open_current`` opens
         the memory under the list's cursor."""
@@ -157,7 +157,7 @@ class DetailPane(TabbedContent):
     def ask_conflict(self, theirs: Memory) -> None:
         """Say that the open memory changed on disk and ask: reload theirs, or keep the edits
         (measured against theirs, which a save keeps as a version)."""
-        from ..dialogs.conflict import Choice, ConflictDialog
+        from ...dialogs.conflict import Choice, ConflictDialog
 
         self._conflict_open = True
         self.notify(
@@ -296,7 +296,7 @@ class DetailPane(TabbedContent):
 
     def _ask_about_secret(self, held: SecretHeld[ResultT]) -> None:
         """Ask before saving secret-looking text; no keeps the edits on screen, unsaved."""
-        from ..dialogs.secret import SecretDialog
+        from ...dialogs.secret import SecretDialog
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -15,14 +15,14 @@ from textual.widgets import Input, Static
 
 from store import Memory, Scope, matches, query_words, scope_label
 
-from ..session.access import session_of
-from ..session.marks import Marks
-from ..session.snapshot import Snapshot, empty_scope_hint
-from ..text.glyphs import app_words, glyph
-from ..text.safe import clean_line
-from ..widgets.memory_table import MemoryTable
-from ..widgets.scope_list import ScopeList
-from ..widgets.token_meter import TokenMeter
+from ...session.access import session_of
+from ...session.marks import Marks
+from ...session.snapshot import Snapshot, empty_scope_hint
+from ...text.glyphs import app_words, glyph
+from ...text.safe import clean_line
+from ...widgets.memory_table import MemoryTable
+from ...widgets.scope_list import ScopeList
+from ...widgets.token_meter import TokenMeter
 
 
 class BrowsePane(Horizontal):

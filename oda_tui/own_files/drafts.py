@@ -2,7 +2,7 @@
 
 When the terminal is lost or the app gets SIGTERM, the editor's unsaved edits are written to
 the app's state folder (never the memory store: a draft is not a memory), one small JSON file
-per store and memory, under ``drafts/`` in ``review_state.state_dir()``::
+per store and memory, under ``drafts/`` in ``review_marks.state_dir()``::
 
     drafts/<store key>-<memory key>.json
     {"kind": "oda-tui-draft", "format": 1, "root": "/home/me/.local/share/Oda/memory",
@@ -37,7 +37,7 @@ from store import (
     write_atomic,
 )
 
-from .review_state import state_dir
+from .review_marks import state_dir
 
 KIND = "oda-tui-draft"
 FORMAT = 1

@@ -1,7 +1,8 @@
 """What the main screen's keys do to the memory they act on, outside the editor: turn it on or
 off, delete it after asking, open it in the person's own editor (copy and move are ``moving``).
-The action registry names each; this module is imported when first used, not before the first
-frame."""
+Each is called by the main screen's action of the same key (``MainScreen.action_toggle_memory``);
+what they need that the first frame does not (a dialog, the editor launcher) is imported when
+first used."""
 
 from __future__ import annotations
 
@@ -9,17 +10,17 @@ from typing import TYPE_CHECKING
 
 from store import scope_label
 
-from ..session.outcomes import Deleted, Operation, simple
-from ..text.safe import clean_line
+from ...session.outcomes import Deleted, Operation, simple
+from ...text.safe import clean_line
 from .key_policy import in_editor_form
 
 if TYPE_CHECKING:
     from store import Memory
 
-    from .main import MainScreen
+    from .view import MainView
 
 
-def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
+def toggle_memory(screen: MainView, memory: Memory | None) -> None:
     """Turn ``memory`` on or off; in the editor's form, flip its switch instead: one of the
     edits, saved with them (Ctrl+S), as Space on the switch is."""
     if in_editor_form(screen):
@@ -31,9 +32,9 @@ def toggle_memory(screen: MainScreen, memory: Memory | None) -> None:
     screen.detail.set_enabled(memory.scope, memory.id, not memory.enabled)
 
 
-def delete_memory(screen: MainScreen, memory: Memory | None) -> None:
+def delete_memory(screen: MainView, memory: Memory | None) -> None:
     """Delete ``memory``, after a confirmation."""
-    from ..dialogs.confirm import ConfirmDialog
+    from ...dialogs.confirm import ConfirmDialog
 
     if memory is None:
         screen.notify("There is no memory here to delete.", markup=False)
@@ -44,7 +45,7 @@ def delete_memory(screen: MainScreen, memory: Memory | None) -> None:
             delete = Operation(
                 lambda store: store.delete(memory.scope, memory.id), lambda _r: Deleted(memory.title)
             )
-            screen.session.run(delete, reply_to=screen)
+            screen.run_operation(delete)
 
     detail = "It moves to Recently deleted, where you can restore it."
     if screen.editor.memory_id == memory.id and screen.editor.is_dirty:
@@ -60,9 +61,9 @@ def delete_memory(screen: MainScreen, memory: Memory | None) -> None:
     )
 
 
-def edit_outside(screen: MainScreen, memory: Memory | None) -> None:
+def edit_outside(screen: MainView, memory: Memory | None) -> None:
     """Open ``memory``'s file in $VISUAL or $EDITOR; it is read again on return."""
-    from ..external_editor import open_in_editor
+    from ...external_editor import open_in_editor
 
     if memory is None:
         screen.notify("There is no memory here to open.", markup=False)
@@ -74,6 +75,6 @@ def edit_outside(screen: MainScreen, memory: Memory | None) -> None:
         error = open_in_editor(screen.app, memory.path)
         if error:
             screen.notify(error, severity="warning", markup=False)
-        screen.session.run(simple(lambda store: store.refresh([memory.path])), reply_to=screen)
+        screen.run_operation(simple(lambda store: store.refresh([memory.path])))
 
     screen.detail.guard(edit)

@@ -1,5 +1,5 @@
 """The editor's unsaved draft, kept when the app is ended from outside and offered back at the
-next start (the file format is ``oda_tui.state.drafts``).
+next start (the file format is ``oda_tui.own_files.drafts``).
 
 Kept: when the terminal is lost or the app gets SIGTERM, a dirty editor's title, text and
 switch go to the drafts folder. A quit the person chose (``q``) keeps nothing: they decided.
@@ -20,21 +20,21 @@ from typing import TYPE_CHECKING
 
 from store import scope_label
 
-from ..keys.actions import ACTIONS
-from ..keys.bindings import current_keys, person_keymap
-from ..state.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
-from ..text.safe import clean_line
+from ...keys.actions import ACTIONS
+from ...keys.bindings import current_keys, person_keymap
+from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
+from ...text.safe import clean_line
 
 if TYPE_CHECKING:
-    from ..session.session import StoreState
-    from ..session.snapshot import Snapshot
-    from .main import MainScreen
+    from ...session.session import StorePicture
+    from ...session.snapshot import Snapshot
+    from .view import MainView
 
 
 class DraftKeeper:
     """Keeps the main screen's editor draft on an outside exit, and offers kept drafts back."""
 
-    def __init__(self, screen: MainScreen, folder: Path | None = None) -> None:
+    def __init__(self, screen: MainView, folder: Path | None = None) -> None:
         self._screen = screen
         #: The drafts folder (None: the app's state folder's, read when used).
         self.folder = folder
@@ -85,7 +85,7 @@ class DraftKeeper:
 
     # -- offering back --------------------------------------------------------------------
 
-    def followed(self, state: StoreState) -> None:
+    def followed(self, state: StorePicture) -> None:
         """The editor follows a new picture of the store: the first one brings a kept draft back."""
         if state.initial and state.snapshot is not None:
             self.offer(state.snapshot)
@@ -144,8 +144,7 @@ class DraftKeeper:
         if not editor.is_dirty:
             return None
         self.offered = draft.path
-        screen.detail.active = "tab-editor"
-        screen.set_class(True, "-detail")
+        screen.show_detail("tab-editor")
         screen.call_after_refresh(editor.text_area.focus)
         if draft.memory_id is None:
             return (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from store import write_atomic
 
-from .review_state import state_dir
+from .review_marks import state_dir
 
 CRASH_LOG = "crash.log"
 #: A traceback is kept whole up to this size; a longer one keeps its end, where the error is.

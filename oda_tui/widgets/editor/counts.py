@@ -8,9 +8,9 @@ from typing import Any
 
 from store import entry_tokens, normalize_text, normalize_title
 
-from ..text.format import count
-from ..text.glyphs import glyph
-from ..text.safe import clean_line
+from ...text.format import count
+from ...text.glyphs import glyph
+from ...text.safe import clean_line
 
 
 def title_length(title: str) -> int:

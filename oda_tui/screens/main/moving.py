@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING
 
 from store import Memory, MemoryStore, Scope, scope_label
 
-from ..dialogs.scope_picker import ScopePicker
-from ..session.outcomes import simple
-from ..state.review_state import carry_mark
-from ..text.safe import clean_line
+from ...dialogs.scope_picker import ScopePicker
+from ...own_files.review_marks import carry_mark
+from ...session.outcomes import simple
+from ...text.safe import clean_line
 
 if TYPE_CHECKING:
-    from .main import MainScreen
+    from .view import MainView
 
 
 def _pick_then(
-    screen: MainScreen,
+    screen: MainView,
     memory: Memory | None,
     verb: tuple[str, str],
     change: Callable[[MemoryStore, Memory, Scope], Memory],
@@ -35,13 +35,13 @@ def _pick_then(
             return
         (target,) = answer
         done = f"{verb[1]} “{clean_line(memory.title)}” to {scope_label(target)}."
-        screen.session.run(simple(lambda store: change(store, memory, target), done), reply_to=screen)
+        screen.run_operation(simple(lambda store: change(store, memory, target), done))
 
     question = f"{verb[0].capitalize()} “{clean_line(memory.title)}” to:"
     screen.app.push_screen(ScopePicker(question, targets), chosen)
 
 
-def copy_to(screen: MainScreen, memory: Memory | None) -> None:
+def copy_to(screen: MainView, memory: Memory | None) -> None:
     """Copy ``memory`` to a scope the person picks (refused there over a limit)."""
     _pick_then(screen, memory, ("copy", "Copied"), _copy)
 
@@ -57,7 +57,7 @@ def _copy(store: MemoryStore, memory: Memory, target: Scope) -> Memory:
     )
 
 
-def move_to(screen: MainScreen, memory: Memory | None) -> None:
+def move_to(screen: MainView, memory: Memory | None) -> None:
     """Move ``memory`` with its history to a scope the person picks (refused over a limit);
     when it is open with unsaved edits, which would be left behind, ask first."""
     if memory is not None and screen.editor.memory_id == memory.id:

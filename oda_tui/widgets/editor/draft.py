@@ -8,11 +8,11 @@ from dataclasses import dataclass, replace
 
 from store import Memory, Scope, scope_label
 
-from ..text.format import full_moment
-from ..text.glyphs import glyph
-from ..text.safe import clean_block, clean_line, restore_controls
-from ..text.words import saved_by
-from .editor_counts import extra_text
+from ...text.format import full_moment
+from ...text.glyphs import glyph
+from ...text.safe import clean_block, clean_line, restore_controls
+from ...text.words import saved_by
+from .counts import extra_text
 
 
 def _outgoing(typed: str, stored: str, shown: Callable[[str], str]) -> str:

@@ -12,8 +12,8 @@ import os
 import signal
 import sys
 
-from ..cli.errors import CommandError
 from ..config.paths import ENV_VAR, default_root, resolve_root
+from .errors import CommandError
 
 NAME = "mcp"
 HELP = "serve the memory tools to an MCP client (Claude, Cursor…) over stdio"
@@ -46,19 +46,19 @@ def _interrupted(_signum: int, _frame: object) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin. Refusals go to the model; only start-up errors here."""
     signal.signal(signal.SIGINT, _interrupted)
-    from ..cli.access import workspace_key
+    from .access import workspace_key
 
     workspace = None if args.workspace is None else workspace_key(args.workspace)
     if args.print_config:  # needs no SDK: the JSON to paste, then done
-        from .client_config import config_text
+        from ..mcp.client_config import config_text
 
         sys.stdout.write(config_text(resolve_root(args.root), workspace))
         return 0
     try:
         import anyio
 
-        from .server import build_server
-        from .stdio import serve_stdio
+        from ..mcp.server import build_server
+        from ..mcp.stdio import serve_stdio
     except ImportError as exc:  # the extra is not installed
         if exc.name is not None and exc.name.split(".")[0] not in ("mcp", "mcp_types", "anyio"):
             raise

@@ -3,15 +3,14 @@
 It composes the two panes, keeps them in step (what is open follows the list) and holds the key
 policy. The store is the session's; saving, reconciling the editor and asking before unsaved edits
 are lost are the detail pane's; painting the list and finding a memory in it are the browse pane's;
-the screens the keys open are named by the action registry, what they do to a memory outside the
-editor is ``memory_actions`` and ``moving``.
+the keys' actions open the other screens, and what they do to a memory outside the editor is
+``memory_actions`` and ``moving``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -23,25 +22,26 @@ from textual.widgets import Header, Input
 
 from store import Memory, Scope
 
-from ..keys.actions import BY_ID, MAIN_HELP, Place
-from ..keys.bindings import apply_person_keys, bindings
-from ..session.access import session_of
-from ..session.outcomes import Created, Deleted, Done, Refused
-from ..session.session import PreviewState, StoreSession, StoreState
-from ..session.snapshot import Snapshot
-from ..text.glyphs import glyph
-from ..text.safe import clean_line
-from ..widgets.editor_messages import DirtyChanged
-from ..widgets.key_footer import KeyFooter
-from ..widgets.memory_table import MemoryTable
-from ..widgets.scope_list import ScopeList
+from ...keys.actions import MAIN_HELP, Place
+from ...keys.bindings import apply_person_keys, bindings
+from ...session.access import session_of
+from ...session.outcomes import Created, Deleted, Done, Operation, Refused
+from ...session.session import PreviewState, StorePicture, StoreSession
+from ...session.snapshot import Snapshot
+from ...text.glyphs import glyph
+from ...text.safe import clean_line
+from ...widgets.editor.messages import DirtyChanged
+from ...widgets.key_footer import KeyFooter
+from ...widgets.memory_table import MemoryTable
+from ...widgets.scope_list import ScopeList
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
 from .key_policy import offered, until_pane
+from .memory_actions import delete_memory, edit_outside, toggle_memory
 
 if TYPE_CHECKING:
-    from ..widgets.editor import MemoryEditor
+    from ...widgets.editor.memory_editor import MemoryEditor
     from .detail import DetailPane
 
 __all__ = ["MainScreen"]
@@ -70,7 +70,7 @@ class MainScreen(Screen[None]):
         #: The detail pane is mounted after the list's first frame; until then what it would
         #: show waits here, and the keys that act on it are not offered.
         self._detail_mount: DetailMount | None = None
-        self._waiting: StoreState | None = None
+        self._waiting: StorePicture | None = None
         self._waiting_preview: PreviewState | None = None
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
 
@@ -146,7 +146,7 @@ class MainScreen(Screen[None]):
 
     # -- following the store ---------------------------------------------------------------
 
-    def _store_changed(self, state: StoreState) -> None:
+    def _store_changed(self, state: StorePicture) -> None:
         self.loaded = self.loaded or state.initial
         if state.error is not None:
             what = "Re-reading the memory folder failed"
@@ -169,7 +169,7 @@ class MainScreen(Screen[None]):
         else:
             self._follow(state)
 
-    def _follow(self, state: StoreState) -> None:
+    def _follow(self, state: StorePicture) -> None:
         assert state.snapshot is not None
         if not self.detail_ready:
             self._waiting = state
@@ -232,7 +232,7 @@ class MainScreen(Screen[None]):
         def open_and_edit() -> None:
             if message.memory_id != self.editor.memory_id:
                 self._open_current_row()
-            self._show_detail("tab-editor")
+            self.show_detail("tab-editor")
             self.editor.text_area.focus()
 
         if message.memory_id == self.editor.memory_id:
@@ -275,7 +275,7 @@ class MainScreen(Screen[None]):
                 return
             self._open_current_row()
             self.session.read_preview(scope)
-            self._show_detail("tab-editor")
+            self.show_detail("tab-editor")
             self.call_after_refresh(self.editor.text_area.focus)
 
         if self.editor.memory_id == memory_id and self.editor.scope == scope:
@@ -286,12 +286,17 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return offered(self, action, parameters)
 
+    def run_operation(self, operation: Operation[Any]) -> None:
+        """Run one change through the session; its outcome comes back to this screen."""
+        self.session.run(operation, reply_to=self)
+
     def keep_for_pane(self, run: Callable[[], None]) -> None:
         """Keep what a key pressed before the detail pane is mounted asked for, until it is."""
         assert self._detail_mount is not None
         self._detail_mount.keep_key(run)
 
-    def _show_detail(self, tab: str) -> None:
+    def show_detail(self, tab: str) -> None:
+        """Show the detail pane on ``tab`` (on a narrow screen, in place of the list)."""
         self.detail.active = tab
         self.set_class(True, "-detail")
 
@@ -319,7 +324,7 @@ class MainScreen(Screen[None]):
 
         def start() -> None:
             self.editor.start_new(self.scope)
-            self._show_detail("tab-editor")
+            self.show_detail("tab-editor")
             self.editor.title_input.focus()
 
         self.detail.guard(start)
@@ -339,7 +344,7 @@ class MainScreen(Screen[None]):
             if narrow:
                 self.set_class(False, "-detail")
             return
-        self._show_detail("tab-preview")
+        self.show_detail("tab-preview")
         if narrow:
             # Focus once the pane is displayed; a hidden widget cannot take the focus.
             self.call_after_refresh(self.detail.preview.focus)
@@ -366,32 +371,79 @@ class MainScreen(Screen[None]):
         self.set_class(False, "-detail")
         self.table.focus()
 
-    @until_pane
-    def action_open_screen(self, action_id: str) -> None:
-        """Open the screen the registry's action names (for the memory a key acts on, if it
-        needs one); its module is imported the first time."""
-        opens = BY_ID[action_id].opens
-        assert opens is not None
-        screen_class = getattr(import_module(opens.module), opens.name)
-        if opens.for_memory is None:
-            self.app.push_screen(screen_class())
-        elif (memory := self.target()) is None:
-            self.notify(opens.for_memory, markup=False)
-        else:
-            self.app.push_screen(screen_class(memory.scope, memory.id, memory.title))
+    # What the keys do to the memory they act on is in memory_actions and moving; the screens
+    # they open are imported the first time (none is needed for the first frame).
 
     @until_pane
-    def action_on_memory(self, action_id: str) -> None:
-        """Do what the registry's action does to the memory a key acts on (its module is imported
-        the first time)."""
-        acts = BY_ID[action_id].acts
-        assert acts is not None
-        module, name = acts.split(":")
-        getattr(import_module(f"{__package__}.{module}"), name)(self, self.target())
+    def action_toggle_memory(self) -> None:
+        """Turn the memory on or off (in the editor's form: flip its switch)."""
+        toggle_memory(self, self.target())
+
+    @until_pane
+    def action_delete_memory(self) -> None:
+        """Delete the memory, after asking."""
+        delete_memory(self, self.target())
+
+    @until_pane
+    def action_copy_memory(self) -> None:
+        """Copy the memory to a scope the person picks."""
+        from .moving import copy_to
+
+        copy_to(self, self.target())
+
+    @until_pane
+    def action_move_memory(self) -> None:
+        """Move the memory with its history to a scope the person picks."""
+        from .moving import move_to
+
+        move_to(self, self.target())
+
+    @until_pane
+    def action_edit_outside(self) -> None:
+        """Open the memory in the person's own editor."""
+        edit_outside(self, self.target())
+
+    @until_pane
+    def action_open_history(self) -> None:
+        """Show the history of the memory."""
+        from ..history import HistoryScreen
+
+        if (memory := self.target()) is None:
+            self.notify("There is no memory here to show the history of.", markup=False)
+        else:
+            self.app.push_screen(HistoryScreen(memory.scope, memory.id, memory.title))
+
+    @until_pane
+    def action_open_review(self) -> None:
+        """Show what the agent saved, to review."""
+        from ..review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen())
+
+    @until_pane
+    def action_open_problems(self) -> None:
+        """Show the problem files."""
+        from ..problems import ProblemsScreen
+
+        self.app.push_screen(ProblemsScreen())
+
+    @until_pane
+    def action_open_deleted(self) -> None:
+        """Show Recently deleted."""
+        from ..deleted import DeletedScreen
+
+        self.app.push_screen(DeletedScreen())
+
+    @until_pane
+    def action_open_duplicates(self) -> None:
+        """Show the duplicates and similar memories."""
+        from ..duplicates import DuplicatesScreen
+
+        self.app.push_screen(DuplicatesScreen())
 
     def action_help(self) -> None:
         """Show every key."""
-        from .help import HelpScreen
+        from ..help import HelpScreen
 
         self.app.push_screen(HelpScreen.of(self.app, MAIN_HELP))
 

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Concatenate, ParamSpec
+from typing import Concatenate, ParamSpec, TypeVar
 
-from ..keys.actions import needs_memory
-
-if TYPE_CHECKING:
-    from .main import MainScreen
+from ...keys.actions import MAIN_ON_MEMORY
+from .view import MainView
 
 P = ParamSpec("P")
+ScreenT = TypeVar("ScreenT", bound=MainView)
 
 
-def offered(screen: MainScreen, action: str, parameters: tuple[object, ...]) -> bool | None:
+def offered(screen: MainView, action: str, parameters: tuple[object, ...]) -> bool | None:
     """True when the action's key is offered (and runs), False when it is hidden."""
     focused = screen.focused
     if action == "filter":
@@ -35,13 +34,13 @@ def offered(screen: MainScreen, action: str, parameters: tuple[object, ...]) -> 
     if action == "back":
         filtering = bool(screen.browse.filter_words)
         return detail.contains(focused) or focused is screen.browse.filter_input or filtering
-    if action in ("on_memory", "open_screen") and parameters:
+    if action in MAIN_ON_MEMORY:
         # Offered only when there is a memory to act on (an empty store or filter has none).
-        return not needs_memory(str(parameters[0])) or in_editor_form(screen) or screen.target() is not None
+        return in_editor_form(screen) or screen.target() is not None
     return True
 
 
-def in_editor_form(screen: MainScreen) -> bool:
+def in_editor_form(screen: MainView) -> bool:
     """True when the focus is in the editor's form, open on a memory or a new one."""
     editor, detail = screen.editor, screen.detail
     return (
@@ -52,13 +51,13 @@ def in_editor_form(screen: MainScreen) -> bool:
 
 
 def until_pane(
-    method: Callable[Concatenate[MainScreen, P], None],
-) -> Callable[Concatenate[MainScreen, P], None]:
+    method: Callable[Concatenate[ScreenT, P], None],
+) -> Callable[Concatenate[ScreenT, P], None]:
     """A main-screen action that needs the detail pane: asked for before the pane is mounted
     (a key typed as the list appears), it is kept and done once the pane is there."""
 
     @functools.wraps(method)
-    def run(screen: MainScreen, /, *args: P.args, **kwargs: P.kwargs) -> None:
+    def run(screen: ScreenT, /, *args: P.args, **kwargs: P.kwargs) -> None:
         if screen.detail_ready:
             method(screen, *args, **kwargs)
         else:
