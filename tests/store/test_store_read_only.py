@@ -3,34 +3,13 @@ nothing at all: no parse index, no lock file, no recovery of a leftover move, no
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from store import GLOBAL, CouldNotChange, MemoryStore
-from tests.support.files import write_raw
+from tests.support.exchange_data import leftover_move
 from tests.support.tree import tree_state
-
-
-def leftover_move(root: Path) -> str:
-    """A store whose writer was killed in the middle of a move from ``proj`` to Global: the
-    file is written in Global and the record is there; recovery would finish the move (the
-    history moved, the file in ``proj`` taken away). No lock file and no parse index yet."""
-    store = MemoryStore(root)
-    store.create(GLOBAL, "Tea", "Green tea, no sugar.")
-    moving = store.create("proj", "Runner", "Use pytest -q.")
-    store.change("proj", moving.id, text="Use pytest -q, always.")
-    doomed = store.create("proj", "Old", "An old note.")
-    store.delete("proj", doomed.id)
-    write_raw(root / "global" / f"{moving.id}.md", Path(moving.location).read_bytes())
-    write_raw(
-        root / ".move.json", json.dumps({"from": "proj", "id": moving.id, "to": None, "new_id": moving.id})
-    )
-    (root / ".lock").unlink()
-    shutil.rmtree(root / "history" / ".index", ignore_errors=True)
-    return moving.id
 
 
 def test_a_read_only_store_reads_everything_and_writes_nothing(root: Path) -> None:

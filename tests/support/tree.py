@@ -28,3 +28,35 @@ def tree_state(folder: Path) -> dict[str, tuple[str, int, str]]:
                 hashlib.sha256(data).hexdigest(),
             )
     return found
+
+
+def remove_tree(folder: Path) -> None:
+    """Remove ``folder`` and everything in it, however deep, one descriptor at a time and
+    without recursion (``shutil.rmtree`` and ``os.walk`` recurse once a level); links are
+    removed, never followed."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    fd = os.open(folder, flags)
+    names: list[str] = []
+    try:
+        while True:
+            below = None
+            for entry in os.scandir(fd):
+                if entry.is_dir(follow_symlinks=False):
+                    below = entry.name
+                    break
+                os.unlink(entry.name, dir_fd=fd)
+            if below is not None:
+                child = os.open(below, flags, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                names.append(below)
+                continue
+            if not names:
+                break
+            up = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = up
+            os.rmdir(names.pop(), dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(folder)
