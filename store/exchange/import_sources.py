@@ -115,6 +115,11 @@ def _read_file(real: Path, shown: str, found: Found, project: Path) -> None:
             raw = _read_bounded(fd, st, shown)
     except OSError as exc:
         raise _refused(shown, exc) from None
+    if (st.st_dev, st.st_ino) in found.read:
+        found.notes.append(
+            f"{shown}: it was read already (named twice, or imported by another source); not imported twice."
+        )
+        return
     found.read.add((st.st_dev, st.st_ino))
     text = _decoded(raw, shown)
     suffix = real.suffix.lower()

@@ -90,6 +90,17 @@ def test_imports_go_at_most_five_hops_deep(tmp_path: Path) -> None:
     )
 
 
+def test_a_file_imported_and_named_too_is_read_once(tmp_path: Path) -> None:
+    (tmp_path / "CLAUDE.md").write_text("@AGENTS.md\n")
+    (tmp_path / "AGENTS.md").write_text("## Testing\n\nRun pytest.\n")
+    names, notes = titles(tmp_path, "CLAUDE.md", "AGENTS.md")
+    assert names == ["Testing"]
+    assert (
+        notes[-1]
+        == f"{tmp_path / 'AGENTS.md'}: it was read already (named twice, or imported by another source); not imported twice."
+    )
+
+
 def test_only_claude_files_have_imports(tmp_path: Path) -> None:
     (tmp_path / "AGENTS.md").write_text("@CONTRIBUTING.md\n")
     (tmp_path / "CONTRIBUTING.md").write_text("## Contributing\n\nSend patches.\n")
