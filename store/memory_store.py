@@ -58,11 +58,15 @@ class MemoryStore:
     Every change re-reads its file under the store-wide lock, so no outside edit is lost.
     """
 
-    def __init__(self, root: Path | str, *, hold_index: bool = False) -> None:
+    def __init__(self, root: Path | str, *, hold_index: bool = False, read_only: bool = False) -> None:
         """``hold_index``: the parse index (a cache of what was read) is written only when
-        ``write_index_now`` is called, e.g. once an app's first frame is on screen."""
+        ``write_index_now`` is called, e.g. once an app's first frame is on screen.
+
+        ``read_only``: the store only looks (a dry run): it never writes the parse index,
+        never finishes what a killed writer left, never creates the lock file, and every
+        change is refused (``CouldNotChange``)."""
         self.root = Path(os.path.abspath(os.fspath(root)))
-        self._sync = DiskSync(self.root)
+        self._sync = DiskSync(self.root, read_only=read_only)
         self._sync.hold_index = hold_index
         self._picture_lock = self._sync.picture_lock
         # The clock is looked up here at each change, so a test can set ``store.memory_store.now_utc``.
@@ -311,7 +315,7 @@ class MemoryStore:
 
     # --- changes: each one transaction (store.write.changes does the work) ---------------------
 
-    def create(
+    def create(  # noqa: PLR0913 - the spec's fields, and the caller's own keys (``extra``)
         self,
         scope: Scope,
         title: str,
@@ -322,9 +326,12 @@ class MemoryStore:
         session_id: str | None = None,
         via: str = "settings",
         allow_secret: bool = False,
+        extra: Mapping[str, str] | None = None,
     ) -> Memory:
         """Save a new memory; refused with the spec's messages over a limit, and when its
-        title or text looks like a secret unless ``allow_secret``."""
+        title or text looks like a secret unless ``allow_secret``. ``extra``: frontmatter keys
+        of the caller's own (a plain name that is no memory field, a one-line text), e.g. where
+        an import came from; they come back in ``Memory.extra``."""
         return self._changes.create(
             scope,
             title,
@@ -334,6 +341,7 @@ class MemoryStore:
             session_id=session_id,
             via=via,
             allow_secret=allow_secret,
+            extra=extra,
         )
 
     def edit(
@@ -346,6 +354,7 @@ class MemoryStore:
         enabled: bool | None = None,
         via: str = "settings",
         allow_secret: bool = False,
+        extra: Mapping[str, str] | None = None,
     ) -> Change:
         """Set a memory's title, text and whether it is on, together: one transaction, and one
         version when the title or text changes (turning on or off alone keeps none).
@@ -355,9 +364,18 @@ class MemoryStore:
         The title and text are checked as ``change`` checks them. Turning a memory off is never
         refused; turning it on is refused over its title or text limit and when a chat it
         reaches would go over its token limit. An edit that changes nothing saves nothing.
+        ``extra`` sets frontmatter keys of the caller's own, as ``create`` takes them (no version
+        is kept for them alone).
         """
         return self._changes.edit(
-            scope, memory_id, title=title, text=text, enabled=enabled, via=via, allow_secret=allow_secret
+            scope,
+            memory_id,
+            title=title,
+            text=text,
+            enabled=enabled,
+            via=via,
+            allow_secret=allow_secret,
+            extra=extra,
         )
 
     def change(

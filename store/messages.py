@@ -70,6 +70,7 @@ IGNORED_STUCK_ROOT_FILE = (
     "The store cannot use this file and could not set it aside (it is not a small regular file); "
     "nothing is read from it. Delete it."
 )
+READ_ONLY_STORE = "the memory folder was opened only to look (a dry run); nothing is written"
 LOCK_NOT_A_FILE = (
     "{name} in the memory folder is not the store's lock file (a link, a socket, a pipe or a folder) "
     "and could not be set aside; delete it"

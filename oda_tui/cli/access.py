@@ -16,8 +16,9 @@ UNKNOWN_ID = 'No memory has the id "{id}" {where}; {listing} shows the ids.'
 AMBIGUOUS = 'The id "{id}" is in more than one scope ({scopes}); choose one with --global or --workspace KEY.'
 
 
-def open_store(args: argparse.Namespace) -> MemoryStore:
-    """The store at ``--root`` > ``$ODA_HOME`` > the platform folder.
+def open_store(args: argparse.Namespace, *, read_only: bool = False) -> MemoryStore:
+    """The store at ``--root`` > ``$ODA_HOME`` > the platform folder (``read_only``: opened only
+    to look, as a dry run does: nothing in it is written).
 
     A root that does not exist is an empty store (a fresh install); when it was named on purpose
     a one-line note says so, as a typo would otherwise look like an empty store.
@@ -26,11 +27,11 @@ def open_store(args: argparse.Namespace) -> MemoryStore:
     if not root.exists():
         if args.root or os.environ.get(ENV_VAR):
             note(f"Note: the folder {root} does not exist, so it holds no memories.")
-        return MemoryStore(root)
+        return MemoryStore(root, read_only=read_only)
     problem = root_problem(root)
     if problem is not None:
         raise CommandError(problem)
-    return MemoryStore(root)
+    return MemoryStore(root, read_only=read_only)
 
 
 def workspace_key(key: str) -> str:

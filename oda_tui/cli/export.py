@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="write to FILE, a regular file (replaced all at once; a link is written through)",
+        help="write to FILE, a regular file: an existing one in place as cp does (same file, same mode; a "
+        "read-only one refused), a new one with the umask's mode; a link is written through",
     )
 
 

@@ -68,8 +68,9 @@ def render_edit(doc: Document, changes: dict[str, Any], text: str | None) -> str
     """The file rewritten with only the changed fields' lines replaced (``text`` None: keep)."""
     body = doc.body if text is None or text == doc.text else _body_for(text)
     if doc.spans is None:
-        merged = replace(doc.fields, **{_ATTR[key]: value for key, value in changes.items()})
-        return _assemble(_all_lines(merged), body)
+        known = {_ATTR[key]: value for key, value in changes.items() if key in _ATTR}
+        extra = {**doc.fields.extra, **{k: v for k, v in changes.items() if k not in _ATTR}}
+        return _assemble(_all_lines(replace(doc.fields, **known, extra=extra)), body)
     lines = list(doc.fm_lines)
     appended: list[str] = []
     for key, value in sorted(changes.items(), key=lambda kv: -(doc.spans or {}).get(kv[0], (-1, -1))[0]):

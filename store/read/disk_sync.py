@@ -47,8 +47,10 @@ class DiskSync:
     which lock protects what).
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, read_only: bool = False) -> None:
         self.root = root
+        #: Only look: no recovery, no parse index, no lock file; changes are refused.
+        self.read_only = read_only
         self.picture_lock = threading.RLock()
         self.disk_lock = StoreLock(root)
         self.state: Picture | None = None
@@ -135,7 +137,8 @@ class DiskSync:
         if state is None:
             with self.picture_lock:
                 if self.state is None:
-                    self._finish_interrupted_move()
+                    if not self.read_only:
+                        self._finish_interrupted_move()
                     self.state = Picture()
                     with cyclic_gc_paused():
                         self.rescan_all(report=False)
@@ -233,7 +236,9 @@ class DiskSync:
         stale = first_load.load_sets(self.root, state, self.limits, listed, ignored)
         state.ordered.clear()
         state.chat_sums.clear()
-        writer = first_load.index_writer(self.root, state, self.limits) if stale else None
+        writer = (
+            first_load.index_writer(self.root, state, self.limits) if stale and not self.read_only else None
+        )
         if writer is not None and self.hold_index:
             self._index_waiting = writer
         elif writer is not None:

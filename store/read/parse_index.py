@@ -5,7 +5,9 @@ It lives at ``<root>/history/.index/parse-index.bin`` (a cache, never a source o
 
 - a header line ``oda-store-parse-index <version> <crc32 of the rest>``;
 - a JSON line: the limits, the machine's byte order, the per-memory flags as strings of
-  one character each, the problem files (few) in full, and the length of each part below;
+  one character each, the problem files (few) in full, the unknown frontmatter keys of the
+  memories that have plain ones (``extra``, by position: e.g. where an import came from), and
+  the length of each part below;
 - the memories' stat signatures, then their created and updated moments (microseconds
   since 1970, UTC), as two native integer arrays;
 - the length in bytes of every string, column by column (keys, titles, texts, sessions),
@@ -48,7 +50,7 @@ INDEX_DIR = ".index"
 INDEX_FILE = "parse-index.bin"
 _OLD_INDEX_FILE = "parse-index.json"  # version 1, replaced by the first save of version 2
 MAGIC = "oda-store-parse-index"
-VERSION = 2
+VERSION = 3  # 3: memories with plain unknown keys are kept too
 _COLUMNS = 4  # key, title, text, session
 # created and updated: microseconds since the epoch, UTC (every moment a file gives is UTC).
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -80,7 +82,7 @@ def _machine() -> list[Any]:
 class ParseIndex:
     """A loaded index: look a file up by key and signature, get its memory or problem back."""
 
-    __slots__ = ("positions", "_sigs", "_rows", "_problems")
+    __slots__ = ("positions", "_sigs", "_rows", "_problems", "_extras")
 
     def __init__(self, meta: dict[str, Any], parts: list[bytes]) -> None:
         """Build from the JSON line and the binary parts; raises ValueError when anything is
@@ -111,6 +113,7 @@ class ParseIndex:
         )
         self.positions: dict[str, int] = dict(zip(keys, range(n), strict=True))
         self._problems = _problem_rows(meta.get("problems"))
+        self._extras = _extra_rows(meta.get("extra", {}), n)
 
     def __len__(self) -> int:
         return len(self._rows) + len(self._problems)
@@ -128,7 +131,8 @@ class ParseIndex:
         if self._sigs[i] != sig:
             return None
         title, text, enabled, source, session, created, updated = self._rows[i]
-        return Memory(memory_id, scope, title, text, enabled, source, session, created, updated, path, {})
+        extra = self._extras.get(i, {})
+        return Memory(memory_id, scope, title, text, enabled, source, session, created, updated, path, extra)
 
 
 def _flag_columns(meta: dict[str, Any], n: int) -> dict[str, str]:
@@ -185,6 +189,24 @@ def _problem_rows(problems: object) -> dict[str, tuple[Signature, str, int | Non
             raise ValueError("problem row")
         rows[row[0]] = ((row[1], row[2], row[3], row[4]), row[5], row[6])
     return rows
+
+
+def _extra_rows(extras: object, n: int) -> dict[int, dict[str, str]]:
+    """The unknown keys of the memories that have them, by position, each checked."""
+    if not isinstance(extras, dict):
+        raise ValueError("extra")
+    rows: dict[int, dict[str, str]] = {}
+    for position, keys in extras.items():
+        if not isinstance(position, str) or not position.isdigit() or int(position) >= n:
+            raise ValueError("extra position")
+        if not isinstance(keys, dict) or not keys or not all(_plain(k, v) for k, v in keys.items()):
+            raise ValueError("extra keys")
+        rows[int(position)] = keys
+    return rows
+
+
+def _plain(key: object, value: object) -> bool:
+    return isinstance(key, str) and isinstance(value, str)
 
 
 def expected_max_bytes(files: int, limits: Limits) -> int:
@@ -256,19 +278,19 @@ _TEXT = attrgetter("text")
 
 
 def _indexable(memory: Memory) -> bool:
-    """Whether the index can give this memory back exactly: no unknown keys (read each time)
-    and moments in UTC (as every file's are)."""
+    """Whether the index can give this memory back exactly: unknown keys, if any, each text
+    with a text value (any other is read each time), and moments in UTC (as every file's are)."""
     created, updated = memory.created, memory.updated
     return (
-        not memory.extra
+        all(_plain(k, v) for k, v in memory.extra.items())
         and (created is None or created.tzinfo is UTC)
         and (updated is None or updated.tzinfo is UTC)
     )
 
 
 def save(root: Path, limits: Limits, items: Iterable[tuple[Signature, Memory | Problem]]) -> bool:
-    """Write the index for these files (memories with unknown keys are left out: they are
-    read each time). Never raises for a disk problem: the index is only a cache."""
+    """Write the index for these files (memories with unknown keys that are not text are left
+    out: they are read each time). Never raises for a disk problem: the index is only a cache."""
     memories, problems = _rows(items)
     ms = [m for _, m in memories]
     parts = [*_number_parts(memories, ms), *_string_parts(ms)]
@@ -336,6 +358,7 @@ def _meta(limits: Limits, ms: list[Memory], problems: list[list[Any]], parts: li
         "source": "".join("u" if m.source == "user" else "a" for m in ms),
         "nosession": "".join("1" if m.session_id is None else "0" for m in ms),
         "problems": problems,
+        "extra": {str(i): dict(m.extra) for i, m in enumerate(ms) if m.extra},
         "parts": [len(p) for p in parts],
     }
 

@@ -9,7 +9,7 @@ written before the memory file is swapped in.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from store.write.rules import (
     check_size,
     check_via,
     checked_edit,
+    checked_extra,
     checked_new,
     length_refusal,
     new_file_bytes,
@@ -47,7 +48,7 @@ from store.write.transaction import Current, Transactions
 class Changes(Transactions):
     """The changes of one store (``MemoryStore`` hands each public change here)."""
 
-    def create(
+    def create(  # noqa: PLR0913 - the spec's fields, and the caller's own keys (``extra``)
         self,
         scope: Scope,
         title: str,
@@ -58,11 +59,15 @@ class Changes(Transactions):
         session_id: str | None = None,
         via: str = "settings",
         allow_secret: bool = False,
+        extra: Mapping[str, str] | None = None,
     ) -> Memory:
         """Save a new memory; refused with the spec's messages over a limit, and when its
-        title or text looks like a secret unless ``allow_secret``."""
+        title or text looks like a secret unless ``allow_secret``. ``extra``: frontmatter keys
+        of the caller's own (a plain name that is no memory field, a one-line text), e.g. where
+        an import came from; they come back in ``Memory.extra``."""
         check_scope(scope)
         check_via(via)
+        keys = checked_extra(extra)
         if source not in ("user", "ai"):
             raise CouldNotChange(f'the source "{source}" is not user or ai')
         title, text = checked_new(
@@ -78,6 +83,7 @@ class Changes(Transactions):
                 session_id=session_id,
                 created=moment,
                 updated=moment,
+                extra=keys,
             )
             data = new_file_bytes(fields, text, self.sync.limits)
             if enabled:
@@ -96,6 +102,7 @@ class Changes(Transactions):
         enabled: bool | None = None,
         via: str = "settings",
         allow_secret: bool = False,
+        extra: Mapping[str, str] | None = None,
     ) -> Change:
         """Set a memory's title, text and whether it is on, together: one transaction, and one
         version when the title or text changes (turning on or off alone keeps none).
@@ -105,15 +112,18 @@ class Changes(Transactions):
         The title and text are checked as ``change`` checks them. Turning a memory off is never
         refused; turning it on is refused over its title or text limit and when a chat it
         reaches would go over its token limit. An edit that changes nothing saves nothing.
+        ``extra`` sets frontmatter keys of the caller's own, as ``create`` takes them (no version
+        is kept for them alone).
         """
-        if title is None and text is None and enabled is None:
+        if title is None and text is None and enabled is None and not extra:
             raise NothingToChange()
+        keys = checked_extra(extra)
         given = None if callable(text) else text
         title, given = checked_edit(title, given, self._limits())
         with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
             if callable(text):
                 _title, given = checked_edit(None, text(now.doc.text), self.sync.limits)
-            return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret)
+            return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret, extra=keys)
 
     def change(
         self,
@@ -147,6 +157,7 @@ class Changes(Transactions):
         *,
         via: str,
         allow_secret: bool,
+        extra: dict[str, str] | None = None,
     ) -> Change:
         """The one write of ``edit`` (and of a version written back): every refusal first,
         then the outside text kept, then the new file with its version."""
@@ -155,12 +166,13 @@ class Changes(Transactions):
         after = (before[0] if title is None else title, before[1] if text is None else text)
         turn_on = enabled is True and not doc.fields.enabled
         turn_off = enabled is False and doc.fields.enabled
-        if after == before and not (turn_on or turn_off):
+        keys = {k: v for k, v in (extra or {}).items() if doc.fields.extra.get(k) != v}
+        if after == before and not (turn_on or turn_off or keys):
             return Change(self._get(now.scope, now.memory_id), changed=False, note=msg.UNCHANGED)
         self._refuse_edit(now, limits, before, after, turn=(turn_on, turn_off), allow_secret=allow_secret)
         self.record_outside(now.scope, now.memory_id, doc)  # before ``moment``: it is older
         moment = self.now()
-        data = _edited_file(doc, limits, before, after, moment, toggle=turn_on or turn_off)
+        data = _edited_file(doc, limits, before, after, moment, toggle=turn_on or turn_off, keys=keys)
         replaced = history.text_key(*before) if via == "chat" else None  # what undo writes back
         version = None if after == before else NewVersion(moment, via, *after, doc.fields.source, replaced)
         memory = self.commit(now.scope, now.memory_id, data, seen=now.raw, version=version)
@@ -381,10 +393,11 @@ def _edited_file(
     moment: datetime,
     *,
     toggle: bool,
+    keys: Mapping[str, Any],
 ) -> bytes:
     """An edited file's bytes: ``updated`` now, the title when it changed, the switch flipped
-    when ``toggle``; refused over the file size limit."""
-    fields: dict[str, Any] = {"updated": moment}
+    when ``toggle``, the caller's own ``keys`` set; refused over the file size limit."""
+    fields: dict[str, Any] = {"updated": moment, **keys}
     if after[0] != before[0]:
         fields["title"] = after[0]
     if toggle:

@@ -5,11 +5,14 @@ Each returns the typed refusal (or raises it); none touches the disk.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from store import messages as msg
 from store.checks.secrets import new_secret_kinds
 from store.disk.layout import is_valid_key
 from store.errors import CouldNotChange, LooksSecret, MissingField, StoreError, TooLong
-from store.format.fields import Fields, normalize_text, normalize_title
+from store.format.fields import FIELD_ORDER, Fields, normalize_text, normalize_title
 from store.format.render import render_new
 from store.limits import Limits
 from store.model import Scope
@@ -99,6 +102,23 @@ def check_encodable(*values: str) -> None:
             raise CouldNotChange(
                 f"the text has a character that cannot be saved (U+{ord(value[exc.start]):04X})"
             ) from None
+
+
+_EXTRA_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
+
+
+def checked_extra(extra: Mapping[str, str] | None) -> dict[str, str]:
+    """Frontmatter keys of the caller's own (e.g. where an import came from) to write with a
+    memory: each a plain name that is none of the memory's fields, with a one-line text."""
+    found: dict[str, str] = {}
+    for key, value in (extra or {}).items():
+        if not isinstance(key, str) or not _EXTRA_KEY.match(key) or key in FIELD_ORDER:
+            raise CouldNotChange(f'"{key}" is not a frontmatter key a caller can set')
+        if not isinstance(value, str) or "\n" in value or "\r" in value:
+            raise CouldNotChange(f'the frontmatter key "{key}" needs a one-line text')
+        check_encodable(value)
+        found[key] = value
+    return found
 
 
 def check_via(via: str) -> None:

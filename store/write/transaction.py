@@ -72,6 +72,8 @@ class Transactions:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
+        if self.sync.read_only:
+            raise CouldNotChange(msg.READ_ONLY_STORE)
         with self.sync.picture_lock:
             self.sync.loaded()
             try:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import pytest
 from markdown_it import MarkdownIt
 
+from oda_tui.cli import output_file
+from oda_tui.cli.errors import CommandError
 from store import GLOBAL, Memory, MemoryStore
 from store.exchange.export import export_markdown, export_store, fenced
 from tests.support.cli import build_sample, run_cli
@@ -74,7 +81,6 @@ def test_export_to_a_file_one_workspace_and_json(tmp_path: Path) -> None:
     assert r.err == "Note: 1 memory file has a problem and is not exported; see oda-tui check.\n"
     text = target.read_text("utf-8")
     assert "## Global" not in text and "### Test runner" in text
-    assert stat.S_IMODE(target.stat().st_mode) == 0o600  # memories are private
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
     doc = run_cli("export", "--root", s.root, "--json").json()
@@ -141,3 +147,151 @@ def test_export_o_writes_through_a_link_to_its_regular_file(tmp_path: Path) -> N
     assert (r.code, r.out, r.err) == (0, "", "")
     assert link.is_symlink() and os.readlink(link) == str(Path("notes") / "memories.md")
     assert real.read_bytes() == export_store(MemoryStore(s.root)).encode("utf-8")
+
+
+@contextmanager
+def umask(mask: int) -> Iterator[None]:
+    """The process's umask (which ``run_cli``'s child inherits) set for the block."""
+    before = os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+def test_export_o_writes_an_existing_file_in_place_keeping_its_inode_and_mode(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    target, other_name = tmp_path / "memories.md", tmp_path / "hard-link.md"
+    target.write_text("old text\n")
+    os.link(target, other_name)
+    target.chmod(0o640)
+    inode = target.stat().st_ino
+    r = run_cli("export", "--root", s.root, "-o", target)
+    assert (r.code, r.out, r.err) == (0, "", "")
+    expected = export_store(MemoryStore(s.root)).encode("utf-8")
+    assert target.read_bytes() == expected and other_name.read_bytes() == expected  # the hard link too
+    st = target.stat()
+    assert (st.st_ino, stat.S_IMODE(st.st_mode), st.st_nlink) == (inode, 0o640, 2)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_export_o_refuses_a_read_only_file_and_leaves_it_as_it_is(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    target = tmp_path / "frozen.md"
+    target.write_text("keep me\n")
+    target.chmod(0o444)
+    r = run_cli("export", "--root", s.root, "-o", target)
+    assert (r.code, r.out) == (2, "")
+    assert r.err == (
+        f"Could not write {target}: it is read-only (mode 0444); nothing was written. Make it writable "
+        "(chmod u+w) to replace it, or choose another file.\n"
+    )
+    assert target.read_text() == "keep me\n" and stat.S_IMODE(target.stat().st_mode) == 0o444
+
+
+def test_export_o_makes_a_new_file_with_the_umask(tmp_path: Path) -> None:
+    s = build_sample(tmp_path / "oda")
+    for mask, mode in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
+        target = tmp_path / f"new-{mask:03o}.md"
+        with umask(mask):
+            r = run_cli("export", "--root", s.root, "-o", target)
+        assert r.code == 0
+        assert stat.S_IMODE(target.stat().st_mode) == mode
+        assert target.read_bytes() == export_store(MemoryStore(s.root)).encode("utf-8")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_an_outside_change_between_the_read_and_the_write_is_never_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "memories.md"
+
+    def edited_in_place() -> None:
+        with open(target, "r+b") as f:  # another program writes the same file
+            f.write(b"THEIR TEXT, written meanwhile\n")
+
+    def saved_by_rename() -> None:  # an editor's save: a new file renamed over it
+        (tmp_path / "editor.tmp").write_text("EDITOR SAVE\n")
+        os.rename(tmp_path / "editor.tmp", target)
+
+    for change, left in (
+        (edited_in_place, b"THEIR TEXT, written meanwhile\n"),
+        (saved_by_rename, b"EDITOR SAVE\n"),
+    ):
+        target.write_bytes(b"the old export\n")
+        monkeypatch.setattr(output_file, "before_replacing", change)
+        with pytest.raises(
+            CommandError, match="another program changed or replaced it .* nothing was written"
+        ):
+            output_file.write_file(target, "the new export\n")
+        assert target.read_bytes() == left
+    monkeypatch.setattr(output_file, "before_replacing", lambda: None)
+    output_file.write_file(target, "the new export\n")
+    assert target.read_text() == "the new export\n"
+
+
+def test_a_new_file_made_by_another_program_meanwhile_is_never_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "memories.md"
+    link = os.link
+
+    def made_meanwhile(*args: Any, **kwargs: Any) -> None:
+        target.write_text("MADE MEANWHILE\n")
+        link(*args, **kwargs)
+
+    monkeypatch.setattr(os, "link", made_meanwhile)
+    with pytest.raises(CommandError, match="another program changed or replaced it"):
+        output_file.write_file(target, "the export\n")
+    assert target.read_text() == "MADE MEANWHILE\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memories.md"]  # no temporary file left
+
+
+def test_a_failed_write_puts_the_earlier_text_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "memories.md"
+    target.write_bytes(b"the earlier export, which must survive\n")
+    pwrite = os.pwrite
+    calls: list[int] = []
+
+    def failing(fd: int, data: Any, offset: int) -> int:
+        calls.append(offset)
+        if len(calls) == 1:
+            return pwrite(fd, bytes(data)[:10], offset)  # a short write, then the disk fails
+        if len(calls) == 2:
+            raise OSError(errno.EIO, "Input/output error")
+        return pwrite(fd, data, offset)
+
+    monkeypatch.setattr(os, "pwrite", failing)
+    with pytest.raises(CommandError, match="Input/output error; its earlier text was put back"):
+        output_file.write_file(target, "a much longer new export " * 10)
+    assert target.read_bytes() == b"the earlier export, which must survive\n"
+
+    def full(fd: int, offset: int, length: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "pwrite", pwrite)
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    with pytest.raises(CommandError, match="No space left on device; nothing was written"):
+        output_file.write_file(target, "a much longer new export " * 10)
+    assert target.read_bytes() == b"the earlier export, which must survive\n"
+
+
+def test_a_link_put_in_place_of_the_file_after_the_check_is_not_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("outside\n")
+    target = tmp_path / "memories.md"
+    target.write_text("old\n")
+    resolved = output_file.regular_target
+
+    def swapped(path: Path) -> Path:
+        found = resolved(path)
+        target.unlink()
+        target.symlink_to(outside)  # swapped for a link once it was checked
+        return found
+
+    monkeypatch.setattr(output_file, "regular_target", swapped)
+    with pytest.raises(CommandError, match="another program changed or replaced it"):
+        output_file.write_file(target, "new\n")
+    assert outside.read_text() == "outside\n" and target.is_symlink()

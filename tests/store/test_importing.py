@@ -8,8 +8,7 @@ from pathlib import Path
 from store import GLOBAL, MemoryStore
 from store.exchange.create_check import CreationCheck
 from store.exchange.importers import Candidate
-from store.exchange.importing import apply_import, counts, plan_import
-from store.write.rules import secret_refusal
+from store.exchange.importing import IMPORT_LOOKS_SECRET, apply_import, counts, plan_import
 
 SECRET = "password = hunter2-long-enough-Secret9"
 
@@ -42,9 +41,10 @@ def test_dry_run_writes_nothing_and_apply_does_what_it_said(tmp_path: Path) -> N
     assert planned[0].reason == "the same text as “Tea” in Global"
     assert planned[2].reason == "the same text as “Runner”, imported before it"
     assert planned[3].reason == store.check_title("")
-    assert planned[4].reason == str(secret_refusal("Key", SECRET, before=None))
+    assert planned[4].reason == IMPORT_LOOKS_SECRET.format(what="a password")
+    assert "Save it anyway" not in planned[4].reason  # an import has no way to save it anyway
     assert planned[5].reason == store.check_text("x" * 2001)
-    assert counts(planned) == {"create": 1, "duplicate": 2, "refused": 3}
+    assert counts(planned) == {"create": 1, "change": 0, "unchanged": 0, "duplicate": 2, "refused": 3}
     assert store.workspaces() == []  # nothing written
     applied = apply_import(MemoryStore(root), "proj", candidates)
     assert [(s.outcome, s.reason) for s in applied] == [(s.outcome, s.reason) for s in planned]
