@@ -205,7 +205,7 @@ class MemoryStore:
         with self._picture_lock:
             self._sync.forget_history_ignored(hdir)
             try:
-                os.close(safe_io.open_folder(self.root, hdir / history.VERSIONS))
+                safe_io.close_quietly(safe_io.open_folder(self.root, hdir / history.VERSIONS))
             except safe_io.Unsafe as exc:
                 self._sync.note_history_ignored(exc)
                 return []

@@ -12,8 +12,9 @@ per store and memory, under ``drafts/`` in ``review_marks.state_dir()``::
 
 ``memory_id`` is null for a new memory (one draft per scope then), and ``base`` null when the
 draft began with no memory on disk. Writes are atomic and private; reads are bounded and go
-through no link. A file that cannot be read as a draft of this store is set aside (renamed
-``….unreadable``), never offered and never deleted: it may still hold a person's words.
+through no link. A file that is not a draft of this store (not JSON, another store's, a link,
+too large) is set aside (renamed ``….unreadable``), never offered and never deleted: it may
+still hold a person's words. One the disk cannot read now (EIO) is left as it is.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from store import (
     FileRefused,
     Memory,
     Scope,
+    TooLarge,
+    Unsafe,
     is_valid_id,
     is_valid_key,
     parse_json_config,
@@ -233,9 +236,11 @@ def kept_drafts(root: Path, folder: Path | None = None) -> Found:
             drafts.append(read_draft(path, root))
         except FileNotFoundError:  # saved or dropped by another app meanwhile
             continue
-        except (OSError, Unreadable) as exc:
+        except (Unsafe, TooLarge, Unreadable) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             set_aside.append((_set_aside(path), why))
+        except OSError:
+            continue  # there, but not readable now (EIO): left as it is, for the next start
     drafts.sort(key=lambda d: d.kept_at, reverse=True)
     return Found(drafts, set_aside)
 

@@ -59,6 +59,8 @@ class MarksFile:
 
     data: dict[str, Any]
     problem: str | None = None
+    #: The disk's error when the file is there but could not be read now: it is not replaced.
+    error: OSError | None = None
 
 
 def _empty() -> dict[str, Any]:
@@ -73,7 +75,9 @@ def read_marks_file(path: Path | None = None) -> MarksFile:
     try:
         data = load_json_config(path, MAX_BYTES, follow_links=False)
     except FileRefused as exc:
-        return MarksFile(_empty(), f"{exc}; no memory counts as reviewed until a review is marked.")
+        return MarksFile(
+            _empty(), f"{exc}; no memory counts as reviewed until a review is marked.", exc.error
+        )
     if not isinstance(data, dict) or not isinstance(data.get("stores"), dict):
         return MarksFile(_empty())
     return MarksFile(data)
@@ -82,6 +86,15 @@ def read_marks_file(path: Path | None = None) -> MarksFile:
 def load_marks_file(path: Path | None = None) -> dict[str, Any]:
     """The whole marks file's data (see ``read_marks_file``)."""
     return read_marks_file(path).data
+
+
+def _marks_to_change(path: Path) -> dict[str, Any]:
+    """The marks file's data, to change and write back; the disk's error (``OSError``) when
+    the file is there but cannot be read now: writing then would lose every other mark."""
+    read = read_marks_file(path)
+    if read.error is not None:
+        raise read.error
+    return read.data
 
 
 def _write_marks_file(data: dict[str, Any], path: Path) -> None:
@@ -137,7 +150,13 @@ def mark_reviewed(
         if version is None:
             return None
     path = path or state_path()
-    data = load_marks_file(path)
+    data = _marks_to_change(path)
+    _set_mark(data, store, scope, memory_id, version)
+    _write_marks_file(data, path)
+    return version
+
+
+def _set_mark(data: dict[str, Any], store: MemoryStore, scope: Scope, memory_id: str, version: str) -> None:
     entry = data["stores"].setdefault(_store_key(store), {})
     if not isinstance(entry, dict):
         entry = data["stores"][_store_key(store)] = {}
@@ -147,29 +166,26 @@ def mark_reviewed(
         marks = entry.setdefault("workspaces", {}).setdefault(scope, {})
     marks[memory_id] = version
     data["format"] = FORMAT
-    _write_marks_file(data, path)
-    return version
 
 
 def carry_mark(
     store: MemoryStore, scope: Scope, memory_id: str, target: Scope, new_id: str, *, path: Path | None = None
 ) -> str | None:
     """After a move, the review mark goes with the memory (its history moved with it)."""
-    mark = reviewed_mark(store, scope, memory_id, path=path)
-    if mark is None:
-        return None
-    mark_reviewed(store, target, new_id, version=mark, path=path)
     path = path or state_path()
-    data = load_marks_file(path)
-    _marks_of(data, store, scope).pop(memory_id, None)
-    _write_marks_file(data, path)
+    data = _marks_to_change(path)
+    mark = _marks_of(data, store, scope).pop(memory_id, None)
+    if not isinstance(mark, str):
+        return None
+    _set_mark(data, store, target, new_id, mark)
+    _write_marks_file(data, path)  # one write: the mark is never in both places, nor in none
     return mark
 
 
 def forget_marks(store: MemoryStore, keep: Iterable[tuple[Scope, str]], *, path: Path | None = None) -> int:
     """Drop the marks of memories not in ``keep`` (e.g. purged); returns how many went."""
     path = path or state_path()
-    data = load_marks_file(path)
+    data = _marks_to_change(path)
     entry = data["stores"].get(_store_key(store))
     if not isinstance(entry, dict):
         return 0

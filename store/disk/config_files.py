@@ -26,26 +26,37 @@ from typing import Any
 
 import yaml
 
-from store.disk.safe_io import FILE_FLAGS, read_fd
+from store.disk.safe_io import FILE_FLAGS, close_quietly, read_fd
 from store.format.yaml_load import safe_load
 
 #: How deep JSON may nest: the app's own files need five levels.
 JSON_MAX_DEPTH = 32
 
 _FOLLOW_FLAGS = FILE_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# A JSON string, or an unterminated one to the end of the file. Every match that starts at a
+# quote succeeds (atomic groups, possessive loop: nothing is tried again), so the quotes inside
+# an unterminated string never start a scan of their own: linear, where a pattern that can fail
+# there is tried again from each quote (quadratic: 80 KB of \" pairs took minutes).
+_JSON_STRING = re.compile(rb'"(?>[^"\\]+|\\.)*+(?:"|\\?\Z)', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _BRACKET_RUN = re.compile(rb"[\[{]+|[\]}]+")
 
 
 class FileRefused(ValueError):
     """A config or state file that is not used: ``path`` and ``reason`` (``str()`` reads
-    "<path> is not used: <reason>")."""
+    "<path> is not used: <reason>"). ``error``: the disk's error when the file is there but
+    could not be read now (EIO, EACCES), so a writer knows not to replace it; None when what
+    it holds (or what it is) is refused."""
 
-    def __init__(self, path: Path | str, reason: str) -> None:
+    def __init__(self, path: Path | str, reason: str, error: OSError | None = None) -> None:
         super().__init__(f"{os.fspath(path)} is not used: {reason}")
         self.path = Path(path)
         self.reason = reason
+        self.error = error
+
+
+def _unreadable(path: Path | str, exc: OSError) -> FileRefused:
+    return FileRefused(path, f"it cannot be read ({exc.strerror or exc})", exc)
 
 
 def _kind_refusal(mode: int, *, follow_links: bool) -> str | None:
@@ -75,11 +86,11 @@ def read_config_file(path: Path | str, max_bytes: int, *, follow_links: bool) ->
     except OSError as exc:
         if not follow_links and exc.errno in (errno.ELOOP, errno.EMLINK):  # swapped for a link
             raise FileRefused(path, "it is a link, and links are not followed here") from None
-        raise FileRefused(path, f"it cannot be read ({exc.strerror or exc})") from None
+        raise _unreadable(path, exc) from None
     try:
         raw = _read_open(path, fd, max_bytes)
     finally:
-        os.close(fd)
+        close_quietly(fd)
     if len(raw) > max_bytes:
         raise FileRefused(path, _too_large(max_bytes))
     return raw
@@ -92,7 +103,7 @@ def _entry_is_readable(path: Path | str, max_bytes: int, *, follow_links: bool) 
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise FileRefused(path, f"it cannot be read ({exc.strerror or exc})") from None
+        raise _unreadable(path, exc) from None
     refusal = _kind_refusal(st.st_mode, follow_links=follow_links)
     if refusal is None and st.st_size > max_bytes:
         refusal = _too_large(max_bytes)
@@ -110,7 +121,7 @@ def _read_open(path: Path | str, fd: int, max_bytes: int) -> bytes:
             raise FileRefused(path, refusal)
         return read_fd(fd, st.st_size, max_bytes)
     except OSError as exc:
-        raise FileRefused(path, f"it cannot be read ({exc.strerror or exc})") from None
+        raise _unreadable(path, exc) from None
 
 
 def _text(path: Path | str, raw: bytes) -> str:
@@ -139,7 +150,8 @@ def load_yaml_config(path: Path | str, max_bytes: int, *, follow_links: bool) ->
 
 def json_too_deep(raw: bytes, limit: int = JSON_MAX_DEPTH) -> bool:
     """True when the JSON in ``raw`` nests arrays and objects more than ``limit`` deep (counted
-    outside strings, without parsing, so a deep file costs no recursion)."""
+    outside strings, without parsing, so a deep file costs no recursion). Linear in the
+    input: strings are taken out in one pass, then the brackets counted in another."""
     skeleton = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
     depth = 0
     for run in _BRACKET_RUN.finditer(skeleton):

@@ -9,6 +9,11 @@ where it lives is the person's choice; nothing below it is followed.
 A link is refused whether it leads out of the root or stays inside it: following one that
 stays inside would need a second check that a swap could race, and writing through it would
 replace the link rather than the file it names.
+
+Reads and writes assume no more than the kernel promises: a ``read`` or ``write`` may do
+part of what was asked (network and FUSE file systems do), so ``read_fd`` reads until the end
+of the file (or the bound) and ``write_all`` writes until every byte is written, each asking
+again after ``EINTR``. Every read and write of the project goes through these two loops.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
 SETTINGS_MAX_BYTES = 16 * 1024
 #: A deletion record's JSON: a moment, a title (or a file name) and a flag.
 DELETION_META_MAX_BYTES = 64 * 1024
+#: What one read asks for past the size ``fstat`` gave (a file that grew since, or its end).
+_READ_CHUNK = 64 * 1024
 
 
 class Unsafe(OSError):
@@ -120,10 +127,10 @@ def open_folder(root: Path, folder: Path | str, *, create: bool = False) -> int:
     try:
         for depth, part in enumerate(parts):
             child = _open_child(fd, part, "/".join(parts[: depth + 1]), create=create)
-            os.close(fd)
+            close_quietly(fd)
             fd = child
     except BaseException:
-        os.close(fd)
+        close_quietly(fd)
         raise
     return fd
 
@@ -156,13 +163,51 @@ def folder(root: Path, path: Path | str, *, create: bool = False) -> Iterator[in
     try:
         yield fd
     finally:
+        close_quietly(fd)
+
+
+def close_quietly(fd: int) -> None:
+    """Close a descriptor read from, or of a folder: an error there loses nothing (Linux frees
+    the descriptor all the same), so it never turns a read, or a change made, into a failure.
+    (A file written to is closed with ``os.close``: its error may be the write's.)"""
+    try:
         os.close(fd)
+    except OSError:
+        pass
+
+
+def fsync_quietly(dir_fd: int) -> None:
+    """Make a rename or unlink in the folder ``dir_fd`` durable where the file system can (it
+    is in place whether or not the sync works: a change made is never refused for it)."""
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+
+
+def unlink_quietly(name: str, dir_fd: int) -> None:
+    """Remove the entry ``name`` of the folder ``dir_fd`` if it can be (a temp file a failed
+    step leaves: what is left is tidied by the next change)."""
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except OSError:
+        pass
+
+
+def entry_exists(name: Path | str, dir_fd: int | None = None) -> bool:
+    """True when the entry is there (a link counts), False when it is not; any other error
+    (EIO, EACCES) is raised: nothing is decided on a look that failed."""
+    try:
+        os.lstat(name, dir_fd=dir_fd)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return True
 
 
 def check_folder(root: Path, path: Path | str) -> None:
     """The write-side check: ``path`` and every folder between it and the root are real
     folders (made when missing); raises ``Unsafe`` with the reason otherwise."""
-    os.close(open_folder(root, path, create=True))
+    close_quietly(open_folder(root, path, create=True))
 
 
 def open_regular(
@@ -179,26 +224,53 @@ def open_regular(
     try:
         st = os.fstat(fd)
     except BaseException:
-        os.close(fd)
+        close_quietly(fd)
         raise
     if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
+        close_quietly(fd)
         raise Unsafe(f"{shown or name} is not a regular file", shown or name, kind="not_regular")
     return fd, st
 
 
 def read_fd(fd: int, size: int, max_bytes: int) -> bytes:
-    """Read an open regular file of ``fstat`` size ``size``: at most ``max_bytes + 1`` bytes
-    (one more than allowed tells a file that grew past the bound)."""
-    # Ask for one byte more than fstat saw: a short read is the end of a regular file, so an
-    # unchanged file costs one read, with a buffer of its own size.
-    raw = os.read(fd, min(size, max_bytes) + 1)
-    while size < len(raw) <= max_bytes:  # it grew since the fstat
-        more = os.read(fd, max_bytes + 1 - len(raw))
-        if not more:
+    """Read an open regular file of ``fstat`` size ``size`` to its end: at most
+    ``max_bytes + 1`` bytes (one more than allowed tells a file that grew past the bound).
+
+    A read may return fewer bytes than asked without being at the end (network and FUSE file
+    systems do), so only an empty read ends the file; one interrupted (``EINTR``) is asked again.
+    """
+    limit = max_bytes + 1
+    # The first read asks for one byte more than fstat saw, with a buffer of the file's size;
+    # the next ones for what is still missing of it, or a chunk once past it (it grew).
+    wanted = min(size, max_bytes) + 1
+    parts: list[bytes] = []
+    got = 0
+    while got < limit:
+        ask = wanted - got if got < wanted else _READ_CHUNK
+        try:
+            chunk = os.read(fd, min(ask, limit - got))
+        except InterruptedError:
+            continue
+        if not chunk:
             break
-        raw += more
-    return raw
+        parts.append(chunk)
+        got += len(chunk)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the open file ``fd``: a write may take fewer bytes than given
+    (a network or FUSE file system, a signal), so what is left is written again; one
+    interrupted (``EINTR``) is tried again. A write that takes nothing raises (ENOSPC)."""
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except InterruptedError:
+            continue
+        if written <= 0:
+            raise OSError(errno.ENOSPC, "the file system took none of the bytes written")
+        view = view[written:]
 
 
 @contextmanager
@@ -214,7 +286,7 @@ def regular_file(root: Path, path: Path | str) -> Iterator[tuple[int, os.stat_re
         try:
             yield fd, st
         finally:
-            os.close(fd)
+            close_quietly(fd)
 
 
 def read_head(root: Path, path: Path | str, max_bytes: int) -> bytes:
@@ -238,6 +310,24 @@ def read_regular(root: Path, path: Path | str, max_bytes: int) -> bytes:
     return raw
 
 
+def read_at(dir_fd: int, name: str, limit: int, shown: str | None = None) -> bytes | None:
+    """The bytes of the regular file ``name`` in the open folder ``dir_fd``, at most
+    ``limit + 1`` of them; None when there is none or it is not a regular file. A link there
+    raises ``Unsafe`` (never followed); another error (EIO, EACCES) is raised."""
+    try:
+        fd, st = open_regular(name, dir_fd, shown or name)
+    except FileNotFoundError:
+        return None
+    except Unsafe as exc:
+        if exc.kind == "not_regular":
+            return None
+        raise
+    try:
+        return read_fd(fd, st.st_size, limit)
+    finally:
+        close_quietly(fd)
+
+
 def list_names(root: Path, path: Path | str) -> list[str]:
     """The names in the folder ``path`` under ``root``; none when it is missing, and
     ``Unsafe`` when it (or a folder on the way) is a link or not a folder."""
@@ -256,10 +346,7 @@ def remove_file(root: Path, path: Path | str, *, durable: bool = True) -> bool:
         with folder(root, Path(root, *parts[:-1])) as dir_fd:
             os.unlink(parts[-1], dir_fd=dir_fd)
             if durable:
-                try:
-                    os.fsync(dir_fd)
-                except OSError:
-                    pass
+                fsync_quietly(dir_fd)
     except FileNotFoundError:
         return False
     return True

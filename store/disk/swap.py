@@ -61,6 +61,12 @@ def exchange(new: Path, current: Path) -> bool:
     return _call(new, current, _RENAME_EXCHANGE)
 
 
+def exchange_at(new_fd: int, new: str, current_fd: int, current: str) -> bool:
+    """``exchange`` of the entry ``new`` in the folder ``new_fd`` and ``current`` in
+    ``current_fd`` (names, never paths: no link on the way is gone through)."""
+    return _call(Path(new), Path(current), _RENAME_EXCHANGE, new_fd, current_fd)
+
+
 def rename_new(src: Path, dst: Path) -> None:
     """Rename ``src`` to ``dst`` only if nothing is there; ``FileExistsError`` otherwise."""
     if _call(src, dst, _RENAME_NOREPLACE):
@@ -88,13 +94,25 @@ def rename_new_at(src_fd: int, src: str, dst_fd: int, dst: str) -> None:
     (names, never paths: no link on the way is gone through). Works for folders too."""
     if _call(Path(src), Path(dst), _RENAME_NOREPLACE, src_fd, dst_fd):
         return
-    # No kernel no-replace here: check, then rename (under the store's lock).
     try:
-        os.lstat(dst, dir_fd=dst_fd)
-    except FileNotFoundError:
-        os.rename(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
-        return
-    raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), dst)
+        # A hard link refuses to overwrite too (a link at ``src`` is linked as a link).
+        os.link(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+            raise
+        # A folder, or no hard links here: check, then rename (under the store's lock).
+        try:
+            os.lstat(dst, dir_fd=dst_fd)
+        except FileNotFoundError:
+            os.rename(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+            return
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), dst) from exc
+    try:
+        os.unlink(src, dir_fd=src_fd)
+    except OSError:
+        pass  # renamed all the same: the old name is a temp file the next change tidies away
 
 
 def exchange_available() -> bool:

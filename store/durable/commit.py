@@ -15,6 +15,10 @@ Under the store-wide lock, in this order:
 
 A writer killed between these steps leaves a ``.part`` or ``.new`` file; ``store.leftovers``
 puts that right at the start of the next change (see there).
+
+The memory's folder is opened once, without following a link, and every file of the commit is
+created, renamed, swapped, read and removed relative to that descriptor: a folder swapped for a
+link meanwhile is never written through.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from store.disk import safe_io
-from store.disk.atomic import fsync_dir, missing_folders, remove_empty_folders, write_temp
-from store.disk.swap import exchange, rename_new
+from store.disk.atomic import missing_folders, remove_empty_folders, write_temp_at
+from store.disk.safe_io import fsync_quietly, read_at, unlink_quietly
+from store.disk.swap import exchange_at, rename_new_at
 from store.durable import history
 from store.durable.history import NewVersion
 from store.errors import CouldNotChange
@@ -77,46 +82,51 @@ def commit(
 ) -> None:
     """Put ``data`` in place of ``path``, whose bytes the caller read as ``seen`` (None: the
     file must not exist yet), with ``version`` kept first. Refused means not applied."""
-    change = _Commit(root, path, data, hdir, limits)
     made = missing_folders(root, hdir / history.VERSIONS) if version is not None else []
-    try:
-        change.stage()
-        if version is not None:
-            change.write_version(version)
-        change.swap_in(seen)
-    except BaseException:
-        change.take_back(made)
-        raise
-    change.settle()
+    with safe_io.folder(root, path.parent, create=True) as set_fd:
+        change = _Commit(root, path, data, hdir, limits, set_fd)
+        try:
+            change.stage()
+            if version is not None:
+                change.write_version(version)
+            change.swap_in(seen)
+        except BaseException:
+            change.take_back(made)
+            raise
+        change.settle()
 
 
 @dataclass
 class _Commit:
     """One commit under way: the steps in the module docstring's order, and what they have done
-    so far, so that a failure takes back exactly that."""
+    so far, so that a failure takes back exactly that. Every file is named in ``set_fd``, the
+    memory's folder as it was opened."""
 
     root: Path
     path: Path
     data: bytes
     hdir: Path
     limits: Limits
+    set_fd: int
     #: The version this commit wrote into history (None: none yet, or none to write).
     written: Version | None = None
     #: The kernel swapped the files and they have not been put back: the memory file holds
     #: the new bytes, what it replaced waits at ``staged``.
     swapped: bool = False
-    staged: Path = field(init=False)
+    name: str = field(init=False)
+    staged: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self.staged = staged_path(self.path, self.data)
+        self.name = self.path.name
+        self.staged = staged_path(self.path, self.data).name
 
     def stage(self) -> None:
         """Step 1: the complete new bytes at the ``.new`` name."""
-        part = write_temp(self.path.parent, f".{self.path.name}.", self.data, suffix=PART, root=self.root)
+        part = write_temp_at(self.set_fd, f".{self.name}.", self.data, suffix=PART)
         try:
-            os.replace(part, self.staged)
+            os.replace(part, self.staged, src_dir_fd=self.set_fd, dst_dir_fd=self.set_fd)
         except BaseException:
-            part.unlink(missing_ok=True)
+            unlink_quietly(part, self.set_fd)
             raise
 
     def write_version(self, version: NewVersion) -> None:
@@ -125,26 +135,33 @@ class _Commit:
 
     def swap_in(self, seen: bytes | None) -> None:
         """Step 3: the staged bytes become the memory file (``seen``: what the caller read)."""
-        if seen is not None and _exchanged(self.staged, self.path):
+        if seen is not None and self._exchanged():
             self.swapped = True
             self._keep_swapped_out(seen)
-        elif seen is not None and (now := self._read_now()) is not None:
+        elif seen is not None and (now := self._read(self.name)) is not None:
             self._replace(seen, now)
         else:
             try:
-                rename_new(self.staged, self.path)
+                rename_new_at(self.set_fd, self.staged, self.set_fd, self.name)
             except FileExistsError:
-                raise CouldNotChange(f'a file named "{self.path.name}" appeared meanwhile') from None
+                raise CouldNotChange(f'a file named "{self.name}" appeared meanwhile') from None
 
-    def _read_now(self) -> bytes | None:
-        return read_limited(self.root, self.path, self.limits.file_max_bytes)
+    def _read(self, name: str) -> bytes | None:
+        """A regular file of the memory's folder, at most one byte over the file limit."""
+        return read_at(self.set_fd, name, self.limits.file_max_bytes)
+
+    def _exchanged(self) -> bool:
+        try:
+            return exchange_at(self.set_fd, self.staged, self.set_fd, self.name)
+        except FileNotFoundError:
+            return False  # the file went meanwhile: the caller looks and creates it again
 
     def _keep_swapped_out(self, seen: bytes) -> None:
         """What the kernel handed back is kept as an ``external`` version when another program
         saved it; anything but a well-formed memory file is put back, and the change refused."""
-        replaced = read_limited(self.root, self.staged, self.limits.file_max_bytes)
+        replaced = self._read(self.staged)
         if replaced is None:  # a folder, a pipe or a link was put there: leave it be
-            self._put_back_and_refuse(CouldNotChange(f"{self.path.name} is no longer a regular file"))
+            self._put_back_and_refuse(CouldNotChange(f"{self.name} is no longer a regular file"))
         if replaced != seen:
             theirs = parse_bytes(replaced, self.limits)
             if isinstance(theirs, FileProblem):  # put theirs back and refuse
@@ -153,8 +170,15 @@ class _Commit:
 
     def _put_back_and_refuse(self, refusal: CouldNotChange) -> NoReturn:
         # Still swapped when putting back fails: the undo tries once more, then leaves it.
-        self.swapped = not _put_back(self.staged, self.path)
+        self.swapped = not self._put_back()
         raise refusal
+
+    def _put_back(self) -> bool:
+        """Undo a swap: what was replaced is current again, the new bytes back at ``staged``."""
+        try:
+            return exchange_at(self.set_fd, self.staged, self.set_fd, self.name)
+        except OSError:
+            return False
 
     def _replace(self, seen: bytes, now: bytes) -> None:
         """Without a kernel swap: look again right before a plain rename."""
@@ -163,7 +187,7 @@ class _Commit:
             if isinstance(theirs, FileProblem):
                 raise _problem(theirs)
             self._keep_external(theirs)
-        os.replace(self.staged, self.path)
+        os.replace(self.staged, self.name, src_dir_fd=self.set_fd, dst_dir_fd=self.set_fd)
 
     def _keep_external(self, theirs: Document) -> None:
         newest = self.written or _version_of(self.root, self.hdir, self.data, self.limits)
@@ -171,37 +195,21 @@ class _Commit:
 
     def take_back(self, made: list[Path]) -> None:
         """Undo the steps taken, newest first; ``made``: the history folders the commit made."""
-        if self.swapped and not _put_back(self.staged, self.path):
+        if self.swapped and not self._put_back():
             return  # what was replaced stays at the ``.new`` name, for ``recover``
         if self.written is not None:
             history.remove_version(self.root, self.hdir, self.written.name)
-        self.staged.unlink(missing_ok=True)
+        unlink_quietly(self.staged, self.set_fd)
         remove_empty_folders(self.root, made)
 
     def settle(self) -> None:
         """Step 4: the change is in place, and nothing from here on may refuse it."""
-        try:
-            self.staged.unlink(missing_ok=True)
-        except OSError:
-            pass  # what a swap handed back: the next change keeps or drops it (``store.leftovers``)
-        fsync_dir(self.path.parent)
+        # What a swap handed back, if it cannot be removed now: the next change keeps or
+        # drops it (``store.leftovers``).
+        unlink_quietly(self.staged, self.set_fd)
+        fsync_quietly(self.set_fd)
         if self.written is not None:
             history.trim(self.root, self.hdir, self.limits.versions_kept)
-
-
-def _exchanged(staged: Path, path: Path) -> bool:
-    try:
-        return exchange(staged, path)
-    except FileNotFoundError:
-        return False  # the file went meanwhile: the caller looks and creates it again
-
-
-def _put_back(staged: Path, path: Path) -> bool:
-    """Undo a swap: what was replaced is current again, the new bytes back at ``staged``."""
-    try:
-        return exchange(staged, path)
-    except OSError:
-        return False
 
 
 def _version_of(root: Path, hdir: Path, data: bytes, limits: Limits) -> Version | None:

@@ -22,20 +22,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from store.disk.atomic import fsync_dir, remove_durably, write_temp
+from store.disk.atomic import remove_durably, write_temp_at
 from store.disk.safe_io import (
     DELETION_META_MAX_BYTES,
     TooLarge,
     Unsafe,
     entry_reason,
     folder,
+    fsync_quietly,
     list_names,
     read_regular,
     relative_parts,
     remove_file,
     remove_tree,
+    unlink_quietly,
 )
-from store.disk.swap import rename_new
+from store.disk.swap import rename_new_at
 from store.format.fields import Document, Fields
 from store.format.parse import parse_bytes
 from store.format.render import render_new
@@ -192,16 +194,18 @@ def _next_name(names: list[str], moment: datetime, source: str) -> tuple[str, da
     return f"{stamp}-{source}" + (f"-{number}" if number > 1 else ""), moment
 
 
-def place(root: Path, hdir: Path, tmp: Path, moment: datetime, source: str) -> tuple[str, datetime]:
-    """Rename a written version file into place as the newest, never over another version."""
+def place(src_fd: int, src: str, versions_fd: int, moment: datetime, source: str) -> tuple[str, datetime]:
+    """Rename the file ``src`` of the folder ``src_fd`` into the open versions folder
+    ``versions_fd`` as the newest version, never over another one."""
     for _attempt in range(100):
-        name, at = _next_name(version_names(root, hdir), moment, source)
+        names = sorted((n for n in os.listdir(versions_fd) if _NAME.match(n)), key=_sort_key)
+        name, at = _next_name(names, moment, source)
         try:
-            rename_new(tmp, hdir / VERSIONS / f"{name}.md")
+            rename_new_at(src_fd, src, versions_fd, f"{name}.md")
         except FileExistsError:
             continue  # taken since the listing (nothing else writes here under the lock): again
         return name, at
-    raise FileExistsError(errno.EEXIST, "no free version name", str(hdir / VERSIONS))
+    raise FileExistsError(errno.EEXIST, "no free version name", VERSIONS)
 
 
 def write_version(
@@ -218,7 +222,9 @@ def write_version(
     """Keep (title, text) as the newest version; None when it already is the newest.
 
     Nothing is dropped here (see ``trim``): a write that is not applied in the end can take its
-    version back with ``remove_version`` and leave history as it was.
+    version back with ``remove_version`` and leave history as it was. The versions folder is
+    opened once (made when missing, no link followed), and the version is written and renamed
+    relative to it.
     """
     newest = newest_version(root, hdir)
     if newest is not None and (newest.title, newest.text) == (title, text):
@@ -226,14 +232,14 @@ def write_version(
     fields = Fields(title=title, enabled=True, source=memory_source)
     if replaced is not None:
         fields.extra[REPLACED_KEY] = replaced
-    folder = hdir / VERSIONS
-    tmp = write_temp(folder, ".version.", render_new(fields, text).encode("utf-8"), root=root)
-    try:
-        name, moment = place(root, hdir, tmp, moment, source)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    fsync_dir(folder)
+    with folder(root, hdir / VERSIONS, create=True) as versions_fd:
+        tmp = write_temp_at(versions_fd, ".version.", render_new(fields, text).encode("utf-8"))
+        try:
+            name, moment = place(versions_fd, tmp, versions_fd, moment, source)
+        except BaseException:
+            unlink_quietly(tmp, versions_fd)
+            raise
+        fsync_quietly(versions_fd)
     return Version(name=name, moment=moment, source=source, title=title, text=text, replaced=replaced)
 
 
@@ -253,9 +259,9 @@ def write_new_version(root: Path, hdir: Path, version: NewVersion) -> Version | 
 
 def make_newest(root: Path, hdir: Path, version: Version) -> Version:
     """Rename a version so it sorts after every other one (its text and source stay)."""
-    src = hdir / VERSIONS / f"{version.name}.md"
-    name, moment = place(root, hdir, src, version.moment, version.source)
-    fsync_dir(hdir / VERSIONS)
+    with folder(root, hdir / VERSIONS) as versions_fd:
+        name, moment = place(versions_fd, f"{version.name}.md", versions_fd, version.moment, version.source)
+        fsync_quietly(versions_fd)
     return Version(
         name=name,
         moment=moment,
@@ -409,10 +415,7 @@ def purge(root: Path, hdir: Path) -> None:
         if reason is not None:
             raise Unsafe(reason, shown, kind="link" if stat.S_ISLNK(mode) else "not_folder")
         os.rename(hdir.name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        try:
-            os.fsync(dir_fd)
-        except OSError:
-            pass
+        fsync_quietly(dir_fd)
     try:
         remove_tree(root, hdir.parent / aside)
     except OSError:

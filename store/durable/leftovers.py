@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 from store.disk import safe_io
-from store.disk.atomic import fsync_dir
 from store.disk.layout import HISTORY_DIR, history_dir, scope_dir
 from store.durable import history, moves
 from store.durable.commit import digest, keep_external, read_limited
@@ -124,11 +123,13 @@ def _clean_histories(root: Path, scope_folder: Path) -> None:
                     try:
                         _drop_temps(versions_fd)
                     finally:
-                        os.close(versions_fd)
+                        safe_io.close_quietly(versions_fd)
             finally:
-                os.close(memory_fd)
+                safe_io.close_quietly(memory_fd)
+    except OSError:
+        return  # a sweep that cannot look everywhere now looks again at the next store's change
     finally:
-        os.close(scope_fd)
+        safe_io.close_quietly(scope_fd)
 
 
 def _open_child(name: str, dir_fd: int) -> int | None:
@@ -200,8 +201,13 @@ def _recover_staged(root: Path, staged: Path, mark: str, path: Path, hdir: Path,
             ours = next((v for v in versions if (v.title, v.text) == current_key), None)
             keep_external(root, hdir, doc, ours)
     else:
-        safe_io.check_folder(root, hdir / history.VERSIONS)
-        history.place(root, hdir, staged, now_utc(), "external")  # kept as it is, never read as text
+        with (
+            safe_io.folder(root, staged.parent) as set_fd,
+            safe_io.folder(root, hdir / history.VERSIONS, create=True) as versions_fd,
+        ):
+            # Kept as it is, never read as text.
+            history.place(set_fd, staged.name, versions_fd, now_utc(), "external")
+            safe_io.fsync_quietly(versions_fd)
+            safe_io.fsync_quietly(set_fd)
         return
     safe_io.remove_file(root, staged)
-    fsync_dir(staged.parent)

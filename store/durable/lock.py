@@ -6,7 +6,10 @@ package takes, so any writer using either waits for the other. The file is opene
 (nothing outside the root is created or emptied), and a pipe never blocks. Anything at
 ``.lock`` that is not a regular file (a link, a socket, a pipe, a folder) cannot be holding
 anyone's lock, so it is set aside (``store.move_recovery.set_aside``) and a new lock file made;
-when it cannot be set aside, the change is refused with a message naming it.
+when it cannot be set aside, the change is refused with a message naming it. Only what is
+known not to be a regular file (its ``fstat`` or ``lstat`` says so) is set aside: when the
+file cannot even be looked at (EIO, EACCES), the change is refused with that reason, and
+another writer's lock is never renamed away on a guess.
 
 Like ``filelock.FileLock(thread_local=False)``, the lock counts how often it was taken: the
 callers serialise their threads themselves (``DiskSync.picture_lock``, taken first; the store
@@ -24,6 +27,7 @@ from types import TracebackType
 
 from store import messages as msg
 from store.disk.layout import LOCK_FILE
+from store.disk.safe_io import close_quietly
 from store.durable.move_recovery import set_aside
 
 _FLAGS = (
@@ -55,7 +59,7 @@ class StoreLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
         except BaseException:
-            os.close(fd)
+            close_quietly(fd)
             raise
         self._fd, self._depth = fd, 1
 
@@ -68,8 +72,10 @@ class StoreLock:
             fd, self._fd = self._fd, None
             try:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+            except OSError:
+                pass  # closing the descriptor lets go of the lock all the same
             finally:
-                os.close(fd)
+                close_quietly(fd)
 
     def __enter__(self) -> StoreLock:
         self.acquire()
@@ -96,21 +102,38 @@ class StoreLock:
             reason = msg.LOCK_NOT_A_FILE.format(name=LOCK_FILE)
             raise OSError(errno.EEXIST, reason, self.lock_file)
         finally:
-            os.close(root_fd)
+            close_quietly(root_fd)
 
 
 def _open_regular(root_fd: int) -> int | None:
-    """The lock file opened (made when missing); None when what is there is not a regular file."""
+    """The lock file opened (made when missing); None only when what is there is known not to
+    be a regular file. Any other failure (of the open, of ``fstat``) is raised."""
     try:
         fd = os.open(LOCK_FILE, _FLAGS, 0o600, dir_fd=root_fd)
     except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.EMLINK, errno.EOPNOTSUPP):
+        if exc.errno in _NOT_A_FILE and _known_not_regular(root_fd):
             return None
         raise
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
-            return fd
-    except OSError:
-        pass
-    os.close(fd)
+        st = os.fstat(fd)
+    except BaseException:
+        close_quietly(fd)
+        raise  # cannot tell what it is: never set aside on a guess
+    if stat.S_ISREG(st.st_mode):
+        return fd
+    close_quietly(fd)
     return None
+
+
+#: What opening ``.lock`` gives for a link, a socket, a folder (and EMLINK: a link, on BSD).
+_NOT_A_FILE = (errno.ELOOP, errno.ENXIO, errno.EISDIR, errno.EMLINK, errno.EOPNOTSUPP)
+
+
+def _known_not_regular(root_fd: int) -> bool:
+    """True when ``lstat`` says ``.lock`` is not a regular file; False when it is one or
+    cannot be looked at (the open's error is then the reason the change is refused)."""
+    try:
+        mode = os.lstat(LOCK_FILE, dir_fd=root_fd).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode)

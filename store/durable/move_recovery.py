@@ -97,7 +97,7 @@ def _roll_back(plan: moves.Move) -> bool:
                     return False
                 rename_new_at(f.new_parent, plan.new_id, f.old_parent, plan.memory_id)
             os.unlink(plan.dest.name, dir_fd=f.target_set)
-            os.fsync(f.target_set)
+            safe_io.fsync_quietly(f.target_set)
     except OSError:
         return False
     return True
@@ -132,7 +132,7 @@ def _check_state(plan: moves.Move) -> None:
             _regular_or_missing(name, fd)
         for name, parent in ((plan.memory_id, f.old_parent), (plan.new_id, f.new_parent)):
             if parent is not None and moves.exists(name, parent):
-                os.close(os.open(name, safe_io.DIR_FLAGS, dir_fd=parent))  # a folder, not a link
+                safe_io.close_quietly(os.open(name, safe_io.DIR_FLAGS, dir_fd=parent))  # a folder, not a link
         if moves.exists(plan.memory_id, f.old_parent) and moves.exists(plan.new_id, f.new_parent):
             raise SetAside("the memory's history is in both sets")
 
@@ -163,10 +163,7 @@ def set_aside(root: Path, name: str) -> Path | None:
         with safe_io.folder(root, root) as fd:
             aside = f"{name}.{secrets.token_hex(4)}{SET_ASIDE}"
             os.rename(name, aside, src_dir_fd=fd, dst_dir_fd=fd)
-            try:
-                os.fsync(fd)
-            except OSError:
-                pass
+            safe_io.fsync_quietly(fd)
     except OSError:
         return None
     return root / aside

@@ -91,7 +91,7 @@ def folders(plan: Move, *, make_history: bool) -> Iterator[Folders]:
                 if optional:
                     return None
                 raise
-            stack.callback(os.close, fd)
+            stack.callback(safe_io.close_quietly, fd)
             return fd
 
         source_set = opened(scope_dir(root, plan.scope))
@@ -158,11 +158,11 @@ def _remove_dest(plan: Move, raw: bytes) -> bool:
             try:
                 now = safe_io.read_fd(found, st.st_size, len(raw))
             finally:
-                os.close(found)
+                safe_io.close_quietly(found)
             if now != raw:
                 return False  # someone saved there meanwhile: keep theirs, and the record
             os.unlink(name, dir_fd=fd)
-            os.fsync(fd)
+            safe_io.fsync_quietly(fd)
     except OSError:
         return False
     return True
@@ -219,11 +219,10 @@ def _take_source(plan: Move, f: Folders) -> None:
         except OSError:
             raise _stuck(exc) from exc
         raise
-    try:
-        os.unlink(grabbed, dir_fd=f.source_set)
-        os.fsync(f.source_set)
-    except OSError:
-        pass  # moved already: what is left is tidied by the next change (``store.leftovers``)
+    safe_io.unlink_quietly(grabbed, f.source_set)
+    safe_io.fsync_quietly(
+        f.source_set
+    )  # moved already: what is left is tidied by the next change (``store.leftovers``)
 
 
 def _stuck(exc: BaseException) -> Stuck:
@@ -235,18 +234,11 @@ def _stuck(exc: BaseException) -> Stuck:
 def read_in(dir_fd: int, name: str, limit: int) -> bytes | None:
     """A regular file's bytes in ``dir_fd`` (at most ``limit + 1``); None when missing or not one."""
     try:
-        fd, st = safe_io.open_regular(name, dir_fd, name)
-    except (FileNotFoundError, safe_io.Unsafe):
+        return safe_io.read_at(dir_fd, name, limit)
+    except safe_io.Unsafe:
         return None
-    try:
-        return safe_io.read_fd(fd, st.st_size, limit)
-    finally:
-        os.close(fd)
 
 
 def _sync(*fds: int) -> None:
     for fd in fds:
-        try:
-            os.fsync(fd)
-        except OSError:
-            pass
+        safe_io.fsync_quietly(fd)

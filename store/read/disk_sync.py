@@ -429,7 +429,7 @@ class DiskSync:
             (HISTORY_DIR, parse_index.INDEX_DIR),
         ):
             try:
-                os.close(safe_io.open_folder(self.root, self.root.joinpath(*parts)))
+                safe_io.close_quietly(safe_io.open_folder(self.root, self.root.joinpath(*parts)))
             except safe_io.Unsafe as exc:
                 item = unsafe_ignored(self.root, exc)
                 ignored[str(item.path)] = item

@@ -62,9 +62,10 @@ def _load_set(
             try:
                 st = stat_at(name, dir_fd=dir_fd, follow_symlinks=False)
             except OSError:
-                continue
-            sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-            item = index.lookup(prefix + name, sig, path, scope, memory_id)
+                st = None  # read it: the read says what the file is now (gone, or unreadable)
+            if st is not None:
+                sig = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+                item = index.lookup(prefix + name, sig, path, scope, memory_id)
         if item is None:
             result = read_file(name, limits, dir_fd)
             read += 1
@@ -88,7 +89,7 @@ def index_writer(root: Path, state: Picture, limits: Limits) -> threading.Thread
     It writes from a snapshot taken now, so it may run after the load returns (nobody waits
     for a cache) or later still, when the caller holds the index back.
     """
-    if not state.items or not root.is_dir():
+    if not state.items or not os.path.isdir(root):  # (isdir says False for a look that fails)
         return None
     sigs = state.sigs
     snapshot = [(sigs[path], item) for path, item in state.items.items()]

@@ -42,7 +42,7 @@ from typing import Any
 
 from store.disk.atomic import write_atomic
 from store.disk.layout import HISTORY_DIR, MEMORY_SUFFIX
-from store.disk.safe_io import Unsafe, folder, open_regular, read_fd, remove_file
+from store.disk.safe_io import Unsafe, close_quietly, folder, open_regular, read_fd, remove_file
 from store.limits import Limits
 from store.model import Memory, Problem, Scope
 
@@ -269,7 +269,7 @@ def _read_own(root: Path, max_bytes: int) -> bytes | None:
                 return None
             raw = read_fd(fd, st.st_size, max_bytes)
         finally:
-            os.close(fd)
+            close_quietly(fd)
     return None if len(raw) > max_bytes else raw
 
 

@@ -74,7 +74,7 @@ def refresh_path(root: Path, state: Picture, limits: Limits, path: Path) -> set[
     try:
         return _refresh_file(root, state, limits, path, scope, memory_id_of(parts[-1]), dir_fd)
     finally:
-        os.close(dir_fd)
+        safe_io.close_quietly(dir_fd)
 
 
 def _what_path_is(parts: tuple[str, ...], workspaces: Mapping[str, Path]) -> tuple[str, Scope]:

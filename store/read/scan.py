@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from store import messages as msg
 from store.disk.layout import is_inside, is_silent_name, is_valid_key, memory_id_of
-from store.disk.safe_io import FILE_FLAGS, Unsafe, open_folder, read_fd
+from store.disk.safe_io import FILE_FLAGS, Unsafe, close_quietly, open_folder, read_fd
 from store.format.fields import Content, Document, FileProblem
 from store.format.parse import parse_content
 from store.limits import Limits
@@ -80,7 +80,7 @@ def open_set_folder(root: Path, folder: Path, ignored: dict[str, Ignored]) -> It
     try:
         yield fd
     finally:
-        os.close(fd)
+        close_quietly(fd)
 
 
 def _entries(folder: Path, dir_fd: int) -> tuple[list[os.DirEntry[str]], list[Ignored]]:
@@ -176,7 +176,10 @@ def read_file(
     except OSError as exc:
         return _unopened(path, dir_fd, exc)
     try:
-        st = os.fstat(fd)
+        try:
+            st = os.fstat(fd)
+        except OSError as exc:  # no signature: the next look tries again
+            return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
         if not stat.S_ISREG(st.st_mode):
             return None
         sig = signature(st)
@@ -187,7 +190,7 @@ def read_file(
         except OSError as exc:  # EIO: no signature, so the next look reads it again
             return (0, 0, 0, 0), FileProblem(msg.FILE_UNREADABLE.format(reason=exc.strerror or exc))
     finally:
-        os.close(fd)
+        close_quietly(fd)
     return sig, parse_content(raw, limits)
 
 

@@ -237,13 +237,13 @@ class Changes(Transactions):
             hdir = history_dir(self.root, scope, memory_id)
             record = history.read_deletion(self.root, hdir) if is_valid_id(memory_id) else None
             path = _memory_path(self.root, scope, memory_id)
-            if record is None and is_valid_id(memory_id) and not os.path.lexists(path):
+            if record is None and is_valid_id(memory_id) and not safe_io.entry_exists(path):
                 newest = history.newest_version(self.root, hdir)
                 if newest is not None:  # removed outside the app: its newest version comes back
                     return self._restore_newest(scope, memory_id, newest)
             if record is None:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
-            if os.path.lexists(path):
+            if safe_io.entry_exists(path):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             if record.unreadable is not None:
                 raise CouldNotChange(record.unreadable)
@@ -279,7 +279,7 @@ class Changes(Transactions):
             )
             if not waiting:
                 raise CouldNotChange(msg.NOT_DELETED.format(id=memory_id))
-            if os.path.lexists(_memory_path(self.root, scope, memory_id)):
+            if safe_io.entry_exists(_memory_path(self.root, scope, memory_id)):
                 raise CouldNotChange(msg.ID_IN_USE.format(id=memory_id))
             history.purge(self.root, hdir)
 
@@ -319,7 +319,7 @@ class Changes(Transactions):
                 size = entry_chars(doc.fields.title, doc.text)
                 self.budget.check_chats({scope: (-size, -1), target: (size, 1)})
             new_id = memory_id
-            if os.path.lexists(_memory_path(self.root, target, new_id)) or os.path.lexists(
+            if safe_io.entry_exists(_memory_path(self.root, target, new_id)) or safe_io.entry_exists(
                 history_dir(self.root, target, new_id)
             ):
                 new_id = self._new_id(target)
@@ -332,7 +332,7 @@ class Changes(Transactions):
                 # Every folder the move goes through, checked before anything is written.
                 safe_io.check_folder(self.root, plan.new_history.parent)
                 safe_io.check_folder(self.root, plan.dest.parent)
-                if os.path.lexists(plan.old_history):
+                if safe_io.entry_exists(plan.old_history):
                     safe_io.check_folder(self.root, plan.old_history)
                 self._make_set(target)
                 moves.run(plan, now.raw, self.sync.limits)

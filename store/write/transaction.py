@@ -11,7 +11,6 @@ in ``store.changes``.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -75,8 +74,8 @@ class Transactions:
         if self.sync.read_only:
             raise CouldNotChange(msg.READ_ONLY_STORE)
         with self.sync.picture_lock:
-            self.sync.loaded()
             try:
+                self.sync.loaded()  # a load that meets a fault refuses the change, in the spec's words
                 make_dirs(self.root)
                 with self.sync.disk_lock:
                     self.sync.recover_moves()
@@ -246,7 +245,7 @@ class Transactions:
     def _new_id(self, scope: Scope) -> str:
         while True:
             memory_id = secrets.token_hex(4)
-            taken = os.path.lexists(_memory_path(self.root, scope, memory_id)) or os.path.lexists(
+            taken = safe_io.entry_exists(_memory_path(self.root, scope, memory_id)) or safe_io.entry_exists(
                 history_dir(self.root, scope, memory_id)
             )
             if not taken:

@@ -44,7 +44,8 @@ def tidy(tmp_path: Path) -> Iterator[None]:
             remove_tree(entry)
 
 
-def test_a_deep_folder_is_walked_as_fast_as_a_wide_one(tmp_path: Path, tidy: None) -> None:
+@pytest.mark.usefixtures("tidy")
+def test_a_deep_folder_is_walked_as_fast_as_a_wide_one(tmp_path: Path) -> None:
     deep, wide = tmp_path / "deep", tmp_path / "wide"
     (chain(deep, MAX_DEPTH) / "note.md").write_text("---\ntitle: Bottom\n---\nAt the bottom.\n")
     for number in range(MAX_DEPTH):
@@ -58,7 +59,8 @@ def test_a_deep_folder_is_walked_as_fast_as_a_wide_one(tmp_path: Path, tidy: Non
     assert slowdown(lambda: read_sources([str(deep)]), lambda: read_sources([str(wide)])) < 20
 
 
-def test_folders_deeper_than_the_bound_are_refused_before_they_are_opened(tmp_path: Path, tidy: None) -> None:
+@pytest.mark.usefixtures("tidy")
+def test_folders_deeper_than_the_bound_are_refused_before_they_are_opened(tmp_path: Path) -> None:
     notes = tmp_path / "notes"
     deepest = chain(notes, MAX_DEPTH + 1)
     (deepest / "note.md").write_text("deep\n")
@@ -98,7 +100,8 @@ def test_a_folder_moved_while_it_is_walked_is_refused(tmp_path: Path) -> None:
     assert taken == ["z.md", "a/b/n.md"]  # the walk stopped where it found the folder gone
 
 
-def test_only_one_descriptor_is_held_however_deep(tmp_path: Path, tidy: None) -> None:
+@pytest.mark.usefixtures("tidy")
+def test_only_one_descriptor_is_held_however_deep(tmp_path: Path) -> None:
     notes = tmp_path / "notes"
     chain(notes, 300)
     before = len(os.listdir("/proc/self/fd"))

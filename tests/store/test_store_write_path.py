@@ -126,7 +126,10 @@ def _history_unwritable(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
     history = str(root / "history")
 
     def guarded(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if os.fspath(path).startswith(history) and flags & os.O_CREAT:
+        where = os.fspath(path)
+        if kwargs.get("dir_fd") is not None:  # a name in an open folder: where that folder is
+            where = os.path.join(os.readlink(f"/proc/self/fd/{kwargs['dir_fd']}"), where)
+        if where.startswith(history) and flags & os.O_CREAT:
             raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
         return real_open(path, flags, *args, **kwargs)
 

@@ -166,8 +166,19 @@ class Case:
     #: A move that cannot be finished may be rolled back instead: this turns the prepared tree
     #: into the one the move started from (the change's own write is then made on it).
     rolled_back: Callable[[Path], None] | None = None
-    #: Calls the clean run must make (the harness sees what it fails).
+    #: Calls the clean run must make (the harness sees what it fails), by their ``os`` name
+    #: (``openat`` counts as ``open``).
     expects: frozenset[str] = frozenset({"open", "read"})
+    #: The change may end without writing and without refusing (the parse index: a cache).
+    quiet: bool = False
+
+
+def _write_index(s: MemoryStore) -> None:
+    """The parse index written by its own thread (the harness counts and fails its calls)."""
+    s.write_index_now()
+    writer = s._index_writer
+    assert writer is not None
+    writer.join()
 
 
 def _fixed(s: MemoryStore) -> None:
@@ -238,4 +249,5 @@ CASES = [
     ),
     Case("recover_move_intent", _bystander, _move_intent, recovery=True, load_inside=True),
     Case("recover_move_temp", _bystander, _move_temp, recovery=True),
+    Case("write_parse_index", _write_index, quiet=True, expects=frozenset({"open", "write", "replace"})),
 ]
