@@ -107,3 +107,9 @@ def force_fallback(on: bool) -> None:
     global _renameat2
     _renameat2 = None if on else _load_renameat2()
     _unsupported.clear()
+
+
+def exchange_at(dir_fd: int, new: str, current: str) -> bool:
+    """``exchange`` of the entries ``new`` and ``current`` of the folder ``dir_fd`` (names,
+    never paths: no link on the way is gone through)."""
+    return _call(Path(new), Path(current), _RENAME_EXCHANGE, dir_fd, dir_fd)

@@ -3,26 +3,44 @@
 ``importers`` find memories in what other tools keep (pure parsers), ``import_sources`` reads
 those files safely, ``create_check`` says whether each would be saved and ``importing`` saves
 them; ``export`` writes every memory as one Markdown document; ``sync_targets`` keeps the
-files other assistants read in step, between the marker lines of the ``managed_block``.
+files other assistants read in step, between the marker lines of the ``managed_block``
+(``sync_content`` says what the block holds, ``assistant_files`` which tool reads which file,
+``project_walk`` and ``target_writes`` reach and write the files).
 """
 
 from store.exchange.export import export_markdown
 from store.exchange.import_sources import read_sources
 from store.exchange.importers import BadSource
 from store.exchange.importing import Step, apply_import, counts, plan_import
-from store.exchange.sync_targets import SyncReport, TargetPlan, edited_line, known_targets, sync
+from store.exchange.sync_content import MemorySet, holds_words, workspace_of
+from store.exchange.sync_targets import (
+    SyncOptions,
+    SyncReport,
+    TargetPlan,
+    blocks_hold,
+    edited_line,
+    known_targets,
+    sync,
+    sync_files,
+)
 
 __all__ = [
     "BadSource",
+    "MemorySet",
     "Step",
+    "SyncOptions",
     "SyncReport",
     "TargetPlan",
     "apply_import",
+    "blocks_hold",
     "counts",
     "edited_line",
     "export_markdown",
+    "holds_words",
     "known_targets",
     "plan_import",
     "read_sources",
     "sync",
+    "sync_files",
+    "workspace_of",
 ]
