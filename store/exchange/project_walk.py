@@ -58,6 +58,15 @@ class Place:
         return "/".join(parts[: len(parts) - len(self.missing)])
 
 
+def close_quietly(fd: int) -> None:
+    """Close ``fd``; a failure is no refusal (what was written was synced before, what was
+    read was read)."""
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
 def _refused(name: str, why: str) -> TargetRefused:
     return TargetRefused(f"{name}: {why}; nothing was written.")
 
@@ -78,10 +87,7 @@ class Walker:
     def close(self) -> None:
         """Close every descriptor this walker opened."""
         for fd in [*self._held, self.fd]:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+            close_quietly(fd)
         self._held = []
 
     def __enter__(self) -> Walker:
@@ -119,7 +125,7 @@ class Walker:
             raise _refused(name, f"it could not be reached: {exc.strerror or exc}") from None
         finally:
             for _part, fd in chain:
-                os.close(fd)
+                close_quietly(fd)
 
     def _walk(self, name: str, pending: list[str], chain: list[tuple[str, int]]) -> Place:
         hops = 0
@@ -128,7 +134,7 @@ class Walker:
             if part == "..":
                 if not chain:
                     raise _refused(name, f"it is outside the folder {self.base}")
-                os.close(chain.pop()[1])
+                close_quietly(chain.pop()[1])
                 continue
             here = chain[-1][1] if chain else self.fd
             walked = [c for c, _ in chain]
@@ -170,7 +176,7 @@ class Walker:
                 f"it leads to {target}, outside the folder {self.base}; links out of it are never followed",
             )
         for _part, fd in chain:
-            os.close(fd)
+            close_quietly(fd)
         chain.clear()
         return [p for p in os.path.relpath(target, base).split("/") if p not in ("", ".")]
 
@@ -189,14 +195,14 @@ class Walker:
         try:
             for part in parts:
                 child = os.open(part, DIR_FLAGS, dir_fd=fd)
-                os.close(fd)
+                close_quietly(fd)
                 fd = child
             now, then = os.fstat(fd), os.fstat(place.fd)
             return (now.st_dev, now.st_ino) == (then.st_dev, then.st_ino)
         except OSError:
             return False
         finally:
-            os.close(fd)
+            close_quietly(fd)
 
 
 def read_entry(folder_fd: int, entry: str, shown: str) -> tuple[bytes, os.stat_result] | None:
@@ -222,7 +228,7 @@ def read_entry(folder_fd: int, entry: str, shown: str) -> tuple[bytes, os.stat_r
     except OSError as exc:
         raise _refused(shown, f"it could not be read: {exc.strerror or exc}") from None
     finally:
-        os.close(fd)
+        close_quietly(fd)
 
 
 def _read_all(fd: int, shown: str) -> bytes:

@@ -27,7 +27,7 @@ from typing import Literal
 
 from store.disk.safe_io import DIR_FLAGS
 from store.disk.swap import exchange_at, rename_new_at
-from store.exchange.project_walk import Place, TargetRefused, Walker, read_entry
+from store.exchange.project_walk import Place, TargetRefused, Walker, close_quietly, read_entry
 
 _TEMP_FLAGS = (
     os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -127,7 +127,7 @@ def _stage(walker: Walker, write: Write, made: _Made) -> None:
     try:
         _fill(tfd, write)
     finally:
-        os.close(tfd)
+        close_quietly(tfd)
 
 
 def _fill(fd: int, write: Write) -> None:
@@ -254,7 +254,7 @@ def _restore(write: Write) -> None:
     try:
         _fill(fd, back)
     finally:
-        os.close(fd)
+        close_quietly(fd)
     os.rename(back.temp, write.place.entry, src_dir_fd=write.folder, dst_dir_fd=write.folder)
 
 
