@@ -92,14 +92,11 @@ class OdaCommands(Provider):
             (app_words(a.palette or a.label), partial(screen.run_action, a.action), self._hint(a))
             for a in palette_actions()
         ]
-        label = scope_label(screen.scope)
         commands.append(
             (
                 app_words("Sync assistant files (AGENTS.md, CLAUDE.md…)"),
                 partial(sync_assistant_files, self.oda.session, screen.scope),
-                escape(
-                    f"What a chat in {label} receives, into this folder's files that hold a managed block"
-                ),
+                escape("The memories of this folder's workspace, into its files that hold a managed block"),
             )
         )
         snapshot = screen.snapshot

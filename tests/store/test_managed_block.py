@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,7 +14,6 @@ from store.exchange.managed_block import (
     BlockProblem,
     digest,
     find_block,
-    line_ending,
     plan_block,
     plan_owned,
     render_block,
@@ -24,9 +25,10 @@ CHAT = "# Memory\n\n## Use uv\n\nAlways use uv.\n"
 LATER = "# Memory\n\n## Use uv\n\nAlways use uv, never pip.\n"
 
 # Surrounding text: any characters, with LF, CRLF and lone CR line ends, but no marker line.
-_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30).filter(
-    lambda line: "<!-- oda-memory:" not in line
-)
+_NO_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)
+_LINE = st.text(
+    st.characters(blacklist_categories=_NO_SURROGATES, blacklist_characters="\r\n"), max_size=30
+).filter(lambda line: "<!-- oda-memory:" not in line)
 _SURROUNDING = st.lists(st.tuples(_LINE, st.sampled_from(["\n", "\r\n", "\r", ""])), max_size=8).map(
     lambda parts: "".join(line + end for line, end in parts)
 )
@@ -44,8 +46,8 @@ def test_every_byte_outside_the_block_is_kept(before: str, after: str, eol: str)
     assert plan.status == "updated"
     assert plan.text.startswith(before)
     assert plan.text.endswith(after)
-    # the block takes the file's line ends (those of its first line)
-    assert plan.text == before + render_block(LATER, line_ending(text)) + after
+    # the block keeps its own line ends
+    assert plan.text == before + render_block(LATER, eol) + after
     # a second sync writes nothing
     assert plan_block(plan.text, LATER).status == "in step"
     assert plan_block(plan.text, LATER).text == plan.text
