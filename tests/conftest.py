@@ -1,4 +1,5 @@
-"""Shared fixtures: a fresh store in a temp folder, and raw file writing for hand-made files."""
+"""Shared fixtures: a fresh store in a temp folder, the app's own folders private to each test,
+and the harness's length."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from oda_tui.config.paths import CONFIG_ENV, STATE_ENV
 from store import MemoryStore
 
 # pytest-xdist's workers set COLUMNS and LINES, which would override the size of every terminal
@@ -26,6 +28,26 @@ def root(tmp_path: Path) -> Path:
 def store(root: Path) -> MemoryStore:
     """A store on an empty root."""
     return MemoryStore(root)
+
+
+@pytest.fixture
+def config_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app's config folder for this test (keymap, themes, the theme chosen): empty."""
+    return tmp_path_factory.mktemp("config")
+
+
+@pytest.fixture
+def state_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app's state folder for this test (review marks, drafts, the crash log): empty."""
+    return tmp_path_factory.mktemp("state")
+
+
+@pytest.fixture(autouse=True)
+def private_app_folders(config_folder: Path, state_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never the person's own config and state folders, and never one another test wrote in:
+    each test (the app in process, and every process it starts) has its own."""
+    monkeypatch.setenv(CONFIG_ENV, str(config_folder))
+    monkeypatch.setenv(STATE_ENV, str(state_folder))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 from textual import _border
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs.confirm import ConfirmDialog
 from oda_tui.text import glyphs
 from oda_tui.text.glyphs import terminal_is_ascii
 from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until, write_raw
+from tests.support.app import run_app, settle, wait_until, write_raw
 
 SYMBOLS = "⭘⚠≡≈⏎▊"
 
@@ -47,9 +46,7 @@ async def test_no_symbol_the_linux_console_lacks_is_drawn(tmp_path: Path, ascii_
     store.create("web", "Tea", "Green tea.")  # a duplicate in the web chat: the ≡ mark
     store.create(GLOBAL, "Bell\x07", "Escape \x1b[31m here.")
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")  # the ⚠ mark
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
         await pilot.press("down", "down")
         shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
@@ -78,9 +75,7 @@ def test_borders_drawn_with_blocks_keep_a_visible_frame_in_ascii() -> None:
 async def test_a_dialog_has_its_frame_in_ascii(tmp_path: Path, ascii_terminal: None) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await settle(pilot)
         await pilot.press("d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the delete question")

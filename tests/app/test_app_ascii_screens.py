@@ -22,7 +22,7 @@ from oda_tui.screens.review import ReviewScreen
 from oda_tui.text import glyphs
 from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until, write_raw
+from tests.support.app import run_app, settle, wait_until, write_raw
 
 #: The user's own text in the store below: the only non-ASCII characters allowed on screen.
 USER_TEXT = "Thé vert, très chaud."
@@ -60,9 +60,7 @@ async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: Non
     store.create(GLOBAL, "A title long enough to be cut short in a narrow list", "Long.", source="ai")
     gone = store.create(GLOBAL, "Gone", "Deleted.")
     store.delete(GLOBAL, gone.id)  # the Recently deleted view
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, _):
         await settle(pilot)
         assert not_ascii(drawn(app)) == [], "the main screen"
         await pilot.press("p")  # the chat preview and its tab

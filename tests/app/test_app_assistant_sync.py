@@ -14,7 +14,7 @@ from oda_tui.text.word_changes import marked
 from store import GLOBAL, MemoryStore
 from store.exchange.managed_block import find_block
 from store.exchange.sync_targets import edited_line, sync
-from tests.support.app import started, wait_until
+from tests.support.app import run_app, wait_until
 
 
 async def run_sync_from_palette(app: OdaApp, pilot) -> None:  # type: ignore[no-untyped-def]
@@ -44,9 +44,7 @@ async def test_the_palette_syncs_the_selected_workspace(
     sync(project, ["CLAUDE.md"], store.chat_memory(GLOBAL).text)  # chosen once, with Global's chat
     (project / "AGENTS.md").write_text("no block: not touched\n")
     monkeypatch.chdir(project)
-    app = OdaApp(root, "web", watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "web", notifications=True) as (app, pilot, screen):
         assert screen.scope == "web"
         await run_sync_from_palette(app, pilot)
         await wait_until(
@@ -72,9 +70,7 @@ async def test_a_hand_edited_block_is_refused_in_a_notice(
     edited = agents.read_bytes()
     store.create(GLOBAL, "Runner", "Use pytest.")
     monkeypatch.chdir(tmp_path)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, _):
         await run_sync_from_palette(app, pilot)
         await wait_until(pilot, lambda: bool(messages(app)), "the notice")
         [notice] = [n for n in app._notifications]

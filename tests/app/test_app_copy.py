@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs.scope_picker import ScopePicker
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started
+from tests.support.app import run_app, settle
 
 
 async def test_copy_to_another_scope(tmp_path: Path) -> None:
@@ -15,9 +14,7 @@ async def test_copy_to_another_scope(tmp_path: Path) -> None:
     store = MemoryStore(root)
     memory = store.create(GLOBAL, "Tea", "Green.", source="ai", session_id="s-9", via="chat")
     store.create("web", "Stack", "Django.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("c")
         assert isinstance(app.screen, ScopePicker)
         await pilot.press("enter")
@@ -33,9 +30,7 @@ async def test_copy_and_move_to_a_new_workspace(tmp_path: Path) -> None:
     store = MemoryStore(root)
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.create(GLOBAL, "Coffee", "Black.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("c")  # only Global exists: the picker still offers a new workspace
         picker = app.screen
         assert isinstance(picker, ScopePicker)

@@ -12,7 +12,7 @@ from oda_tui.dialogs import ConfirmDialog
 from oda_tui.screens import MainScreen
 from oda_tui.state import drafts
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import run_app, settle, started, wait_until
 from tests.support.pty import PtyProcess, private_env
 
 # The real app, with the help key made to fail as a bug would.
@@ -33,9 +33,7 @@ async def test_a_dialog_answered_twice_answers_once(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "T", "text")
     answers: list[bool | None] = []
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         dialog = ConfirmDialog("Discard unsaved changes?")
         app.push_screen(dialog, answers.append)
         await wait_until(pilot, lambda: app.screen is dialog, "the dialog")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.screens.deleted import DeletedScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, static_text
+from tests.support.app import run_app, settle, static_text
 
 
 async def test_restore_and_purge(tmp_path: Path) -> None:
@@ -18,9 +17,7 @@ async def test_restore_and_purge(tmp_path: Path) -> None:
     gone = store.create("web", "[/bold] old", "Obsolete.")
     store.delete(GLOBAL, keep.id)
     store.delete("web", gone.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         assert screen.table.row_count == 0
         await pilot.press("x")
         deleted = app.screen
@@ -60,9 +57,7 @@ async def test_a_file_removed_outside_the_app_is_listed_and_restored(tmp_path: P
     store.delete(GLOBAL, first.id)
     removed = store.create(GLOBAL, "Removed with rm", "Its text, kept in history.")
     Path(removed.path).unlink()
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("x")
         deleted = app.screen
         assert isinstance(deleted, DeletedScreen)

@@ -15,7 +15,7 @@ from oda_tui.keys.actions import Place
 from oda_tui.screens.help import HelpScreen
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import run_app, settle, wait_until
 
 
 def first_section(app: OdaApp) -> str:
@@ -26,9 +26,7 @@ def first_section(app: OdaApp) -> str:
 async def test_the_delete_question_shows_its_keys_and_help(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the delete question")
         dialog = app.screen
@@ -51,9 +49,7 @@ async def test_the_delete_question_shows_its_keys_and_help(tmp_path: Path) -> No
 
 
 async def test_f1_in_the_command_palette_opens_its_help(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda", size=(100, 30)) as (app, pilot, _):
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         palette = app.screen

@@ -14,7 +14,7 @@ from oda_tui.dialogs import ConflictDialog
 from oda_tui.state.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
 from oda_tui.state.review_state import ENV_VAR
 from store import GLOBAL, Memory, MemoryStore
-from tests.support.app import closed, settle, started, static_text, wait_until
+from tests.support.app import closed, run_app, settle, started, static_text, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -54,9 +54,7 @@ async def restored(pilot: Pilot[None]) -> None:
 async def test_an_exit_from_outside_keeps_the_dirty_draft(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     _, first, _ = make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Mine.", "ctrl+t")  # ctrl+t: not bound in the editor
         assert screen.editor.is_dirty
         app.exit_from_outside()
@@ -74,9 +72,7 @@ async def test_an_exit_from_outside_keeps_the_dirty_draft(tmp_path: Path) -> Non
 async def test_a_new_memory_not_yet_saved_is_kept_too(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root) as (app, pilot, _):
         await pilot.press("n", *"Tea", "enter", *"Green, no sugar.")
         app.exit_from_outside()
         await closed(pilot)
@@ -92,15 +88,11 @@ async def test_a_new_memory_not_yet_saved_is_kept_too(tmp_path: Path) -> None:
 async def test_nothing_is_kept_without_edits_or_on_a_quit_the_person_chose(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root) as (app, pilot, _):
         app.exit_from_outside()  # a clean editor
         await closed(pilot)
     assert kept_drafts(root).drafts == []
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("enter", *"More", "ctrl+q", "y")  # quit without saving
         await closed(pilot)
         assert screen.editor.is_dirty
@@ -115,9 +107,7 @@ async def test_a_kept_draft_comes_back_dirty_and_saving_it_removes_the_file(tmp_
     root = tmp_path / "oda"
     _, first, second = make_store(root)
     path = kept(root, second, "About me [b]", "Backend developer in Porto.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the draft to come back")
         editor = screen.editor
         assert editor.is_dirty and editor.title_input.value == "About me [b]"
@@ -142,9 +132,7 @@ async def test_dropping_a_kept_draft_removes_the_file_and_keeps_the_memory(tmp_p
     root = tmp_path / "oda"
     _, first, _ = make_store(root)
     path = kept(root, first, first.title, "Reply at length.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft to come back")
         await pilot.press("ctrl+r")
         await settle(pilot)
@@ -159,9 +147,7 @@ async def test_a_draft_of_a_memory_changed_on_disk_asks_as_any_conflict(tmp_path
     path = kept(root, first, first.title, "Reply in short bullet points. Mine.")
     file = store.memory_path(GLOBAL, first.id)  # changed by another program meanwhile
     file.write_text(file.read_text("utf-8").replace("short bullet", "THEIR"), "utf-8")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
         assert (
             "Your unsaved edits to “Reply language” were kept when the app was closed, and the memory "
@@ -185,9 +171,7 @@ async def test_reloading_theirs_drops_the_kept_draft(tmp_path: Path) -> None:
     store, first, _ = make_store(root)
     path = kept(root, first, first.title, "Mine.")
     store.change(GLOBAL, first.id, text="Theirs.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
         await pilot.press("r")
         await settle(pilot)
@@ -200,9 +184,7 @@ async def test_a_draft_of_a_deleted_memory_is_offered_and_saving_creates_it_agai
     store, first, _ = make_store(root)
     path = kept(root, first, "Reply language", "Reply in Portuguese.")
     store.delete(GLOBAL, first.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.orphan, "the draft to come back")
         editor = screen.editor
         assert editor.is_dirty and editor.text_area.text == "Reply in Portuguese."
@@ -222,9 +204,7 @@ async def test_a_new_memory_draft_comes_back_in_its_workspace(tmp_path: Path) ->
     root = tmp_path / "oda"
     make_store(root)
     path = kept(root, None, "Stack", "Django and HTMX.", scope="web")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
         assert screen.scope == "web" and screen.editor.scope == "web"
         assert messages(app)[-1].startswith("Your new memory “Stack” in web was not saved")
@@ -240,18 +220,14 @@ async def test_several_drafts_come_back_newest_first_one_per_start(tmp_path: Pat
     _, first, second = make_store(root)
     older = kept(root, first, first.title, "Older draft.")
     newer = kept(root, second, second.title, "Newer draft.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         assert screen.editor.memory_id == second.id
         assert messages(app)[-1].endswith("1 more draft waits: one comes back each time the app starts.")
         await pilot.press("ctrl+s")
         await settle(pilot)
     assert older.exists() and not newer.exists()
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the other draft")
         assert screen.editor.memory_id == first.id
         assert screen.editor.text_area.text == "Older draft."
@@ -262,9 +238,7 @@ async def test_a_draft_kept_again_replaces_the_one_offered(tmp_path: Path) -> No
     store, first, _ = make_store(root)
     path = kept(root, first, first.title, "Draft.")
     store.delete(GLOBAL, first.id)  # offered as a new memory: kept again under another name
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.orphan, "the draft")
         await pilot.press("end", *" More.")
         app.exit_from_outside()
@@ -297,9 +271,7 @@ async def test_a_damaged_foreign_or_huge_drafts_file_is_set_aside_with_a_notice(
     path = draft_path(root, GLOBAL, first.id)
     path.parent.mkdir(parents=True)
     path.write_bytes(content)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: bool(messages(app)), "the notice")
         [notice] = messages(app)
         assert notice.startswith("A kept draft could not be read (")
@@ -316,9 +288,7 @@ async def test_a_draft_with_wrong_fields_is_set_aside(tmp_path: Path) -> None:
     data = json.loads(path.read_text("utf-8"))
     data["memory_id"] = "../../etc"
     path.write_text(json.dumps(data), "utf-8")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: bool(messages(app)), "the notice")
         assert "its fields are not a draft's" in messages(app)[0]
         assert not screen.editor.is_dirty
@@ -332,9 +302,7 @@ async def test_a_new_memory_draft_comes_back_without_a_question_where_the_list_h
     store, _, _ = make_store(root)
     store.create("web", "Stack", "Django.")
     path = kept(root, None, "Tea", "Green.", scope=scope)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
         await settle(pilot)
         assert app.screen is screen  # no question about discarding it
@@ -349,9 +317,7 @@ async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: P
     root = tmp_path / "oda"
     _, first, _ = make_store(root)
     path = kept(root, first, first.title, "Mine.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         await pilot.press("ctrl+q", "y")  # the person chose: quit without saving
         await closed(pilot)
@@ -363,9 +329,7 @@ async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen
     root = tmp_path / "oda"
     _, first, _ = make_store(root)
     kept(root, first, first.title, "Mine.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(80, 24)) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         await settle(pilot)
         assert screen.has_class("-narrow") and screen.has_class("-detail")
@@ -382,8 +346,6 @@ async def test_the_notice_names_the_keys_as_the_keymap_has_them(
     root = tmp_path / "oda"
     _, _, second = make_store(root)
     kept(root, second, "About me", "Backend developer in Porto.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the draft to come back")
         assert messages(app)[-1].endswith("They are back in the editor: Ctrl+W saves them, F5 drops them.")

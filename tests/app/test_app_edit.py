@@ -6,7 +6,6 @@ from pathlib import Path
 
 from textual.widgets import Button, Input
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.dialogs.quit import QuitDialog
 from oda_tui.text.format import count
@@ -16,8 +15,8 @@ from tests.support.app import (
     cell_text,
     closed,
     memory_file,
+    run_app,
     settle,
-    started,
     static_text,
     wait_until,
     write_raw,
@@ -33,9 +32,7 @@ def make_store(root: Path) -> MemoryStore:
 
 
 async def test_empty_store_says_how_to_add_the_first_memory(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "nothing-here", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "nothing-here") as (_, pilot, screen):
         hint = static_text(screen.query_one("#list-empty"))
         assert "There are no memories yet. Press n to add the first one" in hint
         assert screen.query_one("#list-pane").has_class("-empty")
@@ -43,9 +40,7 @@ async def test_empty_store_says_how_to_add_the_first_memory(tmp_path: Path) -> N
 
 async def test_create_a_memory(tmp_path: Path) -> None:
     root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("n")
         editor = screen.editor
         assert editor.is_new and screen.focused is editor.title_input
@@ -68,9 +63,7 @@ async def test_edit_a_memory_and_revert(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == first.id
         await pilot.press("enter")  # open in the editor: focus goes to the text
         editor = screen.editor
@@ -94,9 +87,7 @@ async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(tmp_path
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
     expected = "A memory title is limited to 120 characters; this one has 130."
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         editor = screen.editor
         editor.title_input.focus()
         await wait_until(pilot, lambda: screen.focused is editor.title_input, "the title to have the focus")
@@ -117,9 +108,7 @@ async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(tmp_path
 
 
 async def test_refused_new_memory_without_text(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "oda") as (_, pilot, screen):
         await pilot.press("n", *"Only a title", "ctrl+s")
         await settle(pilot)
         assert "A memory needs some text." in screen.editor.validation
@@ -131,9 +120,7 @@ async def test_toggle_updates_row_meter_and_preview(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         preview = screen.query_one("#preview-text")
         assert static_text(preview) == store.chat_memory(None).text
         await pilot.press("t")
@@ -159,9 +146,7 @@ async def test_the_switch_is_part_of_the_draft(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         screen.editor.switch.focus()
         await pilot.press("enter")
         await settle(pilot)
@@ -184,9 +169,7 @@ async def test_turning_on_with_a_new_text_is_all_or_nothing(tmp_path: Path) -> N
     store = MemoryStore(root)
     off = store.create(GLOBAL, "Off", "Short.", enabled=False)
     store.create(GLOBAL, "Big", "x" * 1700)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == off.id
         screen.editor.text_area.load_text("y" * 900)  # on, this would take the chat over 500
         screen.editor.switch.focus()
@@ -202,9 +185,7 @@ async def test_delete_asks_first(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("d")
         assert isinstance(app.screen, ConfirmDialog)
         assert "Delete “Reply language” from Global?" in app.screen.question
@@ -225,9 +206,7 @@ async def test_filter_as_you_type(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("slash")
         filter_input = screen.query_one("#filter", Input)
         assert screen.focused is filter_input
@@ -246,9 +225,7 @@ async def test_escape_in_the_list_clears_the_filter_and_the_title_keeps_the_scop
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("slash", *"lisbon", "enter")  # Enter: back to the list, filter kept
         assert screen.focused is screen.table
         assert screen.table.memory_ids == [second.id]
@@ -264,9 +241,7 @@ async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> No
     root = tmp_path / "oda"
     store = make_store(root)
     [stack] = store.memories("web")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         screen.scopes.focus()
         await pilot.press("down")
         await settle(pilot)
@@ -291,9 +266,7 @@ async def test_meter_over_the_limit_says_so_in_the_error_colour(tmp_path: Path) 
         write_raw(store.memory_path(GLOBAL, memory_id), memory_file(f"Big {i}", "word " * 190))
     tokens = MemoryStore(root).chat_tokens(None)
     assert tokens > 500
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         meter = screen.query_one(TokenMeter)
         assert meter.has_class("-over")
         assert meter.label.startswith(f"≈ {count(tokens)} / 500 tokens")
@@ -315,9 +288,7 @@ async def test_a_change_over_the_chat_limit_is_refused_with_the_store_message(
     store = MemoryStore(root)
     for i in range(2):
         store.create(GLOBAL, f"Note {i}", "word " * 180)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("n", *"Note 3", "enter")
         screen.editor.text_area.insert("word " * 180)
         await pilot.press("ctrl+s")
@@ -333,9 +304,7 @@ async def test_leaving_unsaved_edits_asks_first(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Edited.", "escape")
         assert screen.focused is screen.table and screen.editor.is_dirty
         await pilot.press("down")
@@ -354,9 +323,7 @@ async def test_leaving_unsaved_edits_asks_first(tmp_path: Path) -> None:
 async def test_quit_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", *"More", "ctrl+q")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("escape")
@@ -368,9 +335,7 @@ async def test_quit_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
 async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(80, 24)) as (_, pilot, screen):
         assert screen.has_class("-narrow")
         detail, browse = screen.query_one("#detail"), screen.query_one("#browse")
         assert browse.display and not detail.display
@@ -390,9 +355,7 @@ async def test_a_row_with_unsaved_edits_is_marked(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         assert cell_text(screen, first.id, "title") == first.title
         screen.editor.text_area.focus()
         await pilot.press("x")
@@ -410,9 +373,7 @@ async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root) as (app, pilot, _):
         await pilot.press("enter", "end", *" More", "ctrl+q")
         assert isinstance(app.screen, QuitDialog)
         assert [str(b.label) for b in app.screen.query(Button)] == [
@@ -428,9 +389,7 @@ async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
 async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter")
         screen.editor.text_area.load_text("")  # a memory needs some text: the store refuses
         await pilot.press("ctrl+q", "s")
@@ -443,9 +402,7 @@ async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> Non
 async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(60, 20)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(60, 20)) as (app, pilot, screen):
         assert screen.scopes.outer_size.width <= 4  # a strip: its border and a column
         assert screen.table.outer_size.width >= 55  # the room goes to the titles
         screen.scopes.focus()
@@ -463,9 +420,7 @@ async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) ->
     store = MemoryStore(root)
     text = " ".join(f"word{i:02d}" for i in range(40))
     store.create(GLOBAL, "Long", text)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(60, 20)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(60, 20)) as (app, pilot, screen):
         await pilot.press("enter")  # narrow: the editor takes the whole window
 
         def shown() -> str:
@@ -483,9 +438,7 @@ async def test_a_notice_at_80x24_leaves_the_list_and_the_meter_readable(tmp_path
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(80, 24), notifications=True) as (app, pilot, screen):
         await pilot.press("t")
         await settle(pilot)
         assert [n.message for n in app._notifications][-1] == f"“{first.title}” is turned off."

@@ -11,7 +11,7 @@ from oda_tui.app import OdaApp
 from oda_tui.keys.actions import BY_ID
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started
+from tests.support.app import run_app, settle
 
 
 def footer_keys(app: OdaApp) -> dict[str, bool]:
@@ -33,9 +33,7 @@ async def test_the_footer_follows_focus_and_skips_repeats(
         await real(self)
 
     monkeypatch.setattr(KeyFooter, "recompose", counting)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
         assert footer_keys(app)["new_memory"] is True
         before = len(composes)
@@ -55,9 +53,7 @@ async def test_the_footer_follows_focus_and_skips_repeats(
 async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(200, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(200, 40)) as (app, pilot, _):
         await settle(pilot)
         wide = list(footer_keys(app))
         # At 200 columns the keys that used to be hidden are there, in the registry's order.
@@ -97,9 +93,7 @@ async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path
 async def test_help_and_a_way_out_are_always_in_the_footer(tmp_path: Path, size: tuple[int, int]) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=size) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=size) as (app, pilot, screen):
         await settle(pilot)
         footer = app.main_screen.query_one(KeyFooter)
 

@@ -6,11 +6,10 @@ from pathlib import Path
 
 from textual.widgets import OptionList
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
-from tests.support.app import poll_until, settle, started, static_text, wait_until
+from tests.support.app import poll_until, run_app, settle, static_text, wait_until
 
 
 def test_word_diff_groups_a_reworded_sentence() -> None:
@@ -26,9 +25,7 @@ async def test_history_restore_and_undo(tmp_path: Path) -> None:
     memory = store.create(GLOBAL, "Style", "First text.")
     store.change(GLOBAL, memory.id, text="Second text.")
     store.change(GLOBAL, memory.id, text="From a chat.", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("h")
         history = app.screen
         assert isinstance(history, HistoryScreen)
@@ -73,9 +70,7 @@ async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_
     store = MemoryStore(root)
     memory = store.create(GLOBAL, "Style", "First text.")
     store.change(GLOBAL, memory.id, text="From a chat.", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("h")
         await settle(pilot)
         assert isinstance(app.screen, HistoryScreen)
@@ -94,9 +89,7 @@ async def test_restoring_the_current_text_says_so_and_writes_nothing(tmp_path: P
     root = tmp_path / "oda"
     store = MemoryStore(root)
     memory = store.create(GLOBAL, "Style", "First text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30), notifications=True) as (app, pilot, _):
         await pilot.press("h")
         history = app.screen
         assert isinstance(history, HistoryScreen)

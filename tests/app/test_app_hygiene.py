@@ -16,7 +16,7 @@ from oda_tui.screens.review import ReviewScreen
 from oda_tui.state.review_state import pending_review, reviewed_mark, state_path
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, settle, started, static_text, wait_until
+from tests.support.app import cell_text, run_app, settle, started, static_text, wait_until
 
 PASSWORD_TEXT = "Wifi at the office: password: Hunter2-office!"
 
@@ -46,9 +46,7 @@ def duplicate_store(root: Path) -> tuple[MemoryStore, str, str]:
 async def test_duplicates_keep_one_and_turn_the_others_off(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     _, tea, copy = duplicate_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await settle(pilot)
         assert cell_text(screen, tea, "on") == "on≡"
         assert "duplicates ≡ (press D)" in screen.sub_title
@@ -90,9 +88,7 @@ async def test_duplicates_keep_one_and_turn_the_others_off(tmp_path: Path) -> No
 async def test_duplicates_delete_the_others_after_a_confirmation(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     _, tea, copy = duplicate_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("D")
         await settle(pilot)
         view = app.screen
@@ -115,9 +111,7 @@ async def test_duplicates_delete_the_others_after_a_confirmation(tmp_path: Path)
 
 async def test_secret_looking_text_asks_before_a_new_memory_is_saved(tmp_path: Path) -> None:
     root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("n", *"Wifi", "enter", *PASSWORD_TEXT, "ctrl+s")
         await settle(pilot)
         dialog = app.screen
@@ -145,9 +139,7 @@ async def test_secret_looking_text_asks_before_a_new_memory_is_saved(tmp_path: P
 
 async def test_the_stores_own_refusal_comes_before_the_secret_question(tmp_path: Path) -> None:
     root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("n", *"password: Hunter2-office!", "ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, SecretDialog)
@@ -186,9 +178,7 @@ async def test_secret_looking_memories_are_warnings_in_the_problems_view(tmp_pat
     root = tmp_path / "oda"
     store = MemoryStore(root)
     memory = store.create("web", "Wifi", PASSWORD_TEXT, allow_secret=True)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root) as (app, pilot, _):
         await pilot.press("exclamation_mark")
         await settle(pilot)
         view = app.screen
@@ -215,9 +205,7 @@ def review_store(root: Path) -> tuple[MemoryStore, list[str]]:
 async def test_review_accept_turn_off_and_delete(tmp_path: Path, state_folder: Path) -> None:
     root = tmp_path / "oda"
     store, (created, changed, doomed) = review_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
         assert "3 to review (press r)" in screen.sub_title
         await pilot.press("r")
@@ -268,9 +256,7 @@ async def test_review_shows_a_chat_change_to_the_persons_own_memory(
     store = MemoryStore(root)
     mine = store.create(GLOBAL, "Tea", "Green tea, no sugar.")  # saved by the person
     store.change(GLOBAL, mine.id, text="Black tea, two sugars.", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
         assert "1 to review (press r)" in screen.sub_title
         await pilot.press("r")
@@ -288,9 +274,7 @@ async def test_review_shows_a_chat_change_to_the_persons_own_memory(
 async def test_review_edit_opens_the_memory_in_the_editor(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     _, (_, changed, _) = review_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("r")
         await settle(pilot)
         await pilot.press("down", "e")
@@ -311,9 +295,7 @@ async def test_duplicate_marks_follow_outside_changes_once_the_disk_is_quiet(tmp
     root = tmp_path / "oda"
     store = MemoryStore(root)
     tea = store.create(GLOBAL, "Tea", "Green tea, no sugar.")
-    app = OdaApp(root)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True, size=(100, 30)) as (_, pilot, screen):
         await settle(pilot)
         assert cell_text(screen, tea.id, "on") == "on"
         write_raw(root / "global" / "0000beef.md", memory_file("Tea again", "green TEA -- no sugar"))

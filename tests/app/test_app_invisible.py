@@ -14,7 +14,7 @@ from oda_tui.cli.output import visible
 from oda_tui.text.invisible import BIDI_CONTROLS, ZERO_WIDTH
 from oda_tui.text.safe import clean_block, clean_line, restore_controls
 from store import GLOBAL, MemoryStore, entry_tokens
-from tests.support.app import settle, started, static_text
+from tests.support.app import run_app, settle, static_text
 from tests.support.pty import PtyProcess, private_env
 
 RLO_TITLE = "invoice \u202egnp.exe\u202c done"
@@ -44,9 +44,7 @@ async def test_a_bidi_title_and_zero_width_text_never_reach_the_screen_raw(tmp_p
     root = tmp_path / "oda"
     store = MemoryStore(root)
     memory = store.create(GLOBAL, RLO_TITLE, HIDDEN_TEXT)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         assert screen.editor.memory_id == memory.id
         assert screen.editor.title_input.value == "invoice \\u202egnp.exe\\u202c done"
         assert "\\u200b" in screen.editor.text_area.text
@@ -74,9 +72,7 @@ async def test_counts_are_what_the_store_keeps(tmp_path: Path) -> None:
     memory = store.create(GLOBAL, title, text)
     off = store.create(GLOBAL, "Off one", "a memory that is off adds nothing")
     store.set_enabled(GLOBAL, off.id, False)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == memory.id
         assert len(screen.editor.title_input.value) == 24
         assert static_text(screen.editor.query_one("#title-count")) == "21/120"

@@ -8,7 +8,6 @@ import pytest
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
-from oda_tui.app import OdaApp
 from oda_tui.config.keymap import KeymapLoad, load_keymap, parse_keymap
 from oda_tui.keys.actions import ACTIONS, Place
 from oda_tui.keys.bindings import palette_actions
@@ -16,7 +15,7 @@ from oda_tui.keys.clashes import without_clashes
 from oda_tui.screens.help import HelpScreen
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import run_app, settle, wait_until
 
 
 def test_each_line_stands_on_its_own(tmp_path: Path) -> None:
@@ -112,9 +111,7 @@ async def test_help_works_on_every_screen_with_its_own_keys_first(
 ) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.", source="ai")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root) as (app, pilot, _):
         await pilot.press(key)
         await settle(pilot)
         sub = app.screen
@@ -133,9 +130,7 @@ async def test_help_works_on_every_screen_with_its_own_keys_first(
 
 
 async def test_the_main_help_lists_every_screens_keys(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda") as (app, pilot, _):
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
         listed = {ident for _title, rows in app.screen.sections for _keys, _what, ident in rows}
@@ -147,9 +142,7 @@ async def test_a_remapped_key_runs_its_action(tmp_path: Path, monkeypatch: pytes
     config.mkdir()
     (config / "keymap.yaml").write_text("memory.new: ctrl+n\n")
     monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "oda") as (_, pilot, screen):
         await pilot.press("n")  # the old key no longer makes a memory
         await settle(pilot)
         assert not screen.editor.is_new
@@ -172,9 +165,7 @@ async def test_a_keymap_that_forgives(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
         messages = [n.message for n in app._notifications]
         for line, words in (
@@ -222,9 +213,7 @@ async def test_a_remapped_ctrl_key_works_while_the_filter_has_the_focus(
     monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "Notes", "Some text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("slash", "n", "o", "t")
         await settle(pilot)
         filter_input = screen.query_one("#filter", Input)
@@ -240,9 +229,7 @@ async def test_a_remapped_ctrl_key_works_while_the_filter_has_the_focus(
 
 
 async def test_every_key_comes_from_the_registry(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "oda") as (app, pilot, screen):
         bound = {b.id for _key, b in screen._bindings} | {b.id for _key, b in app._bindings}
         bound |= {b.id for _key, b in screen.table._bindings}
         main_ids = {a.id for a in ACTIONS if a.place in (Place.MAIN, Place.APP, Place.LIST)}

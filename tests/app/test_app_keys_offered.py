@@ -13,7 +13,7 @@ from oda_tui.screens.detail_mount import DetailMount
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import main_screen, settle, started, wait_until
+from tests.support.app import main_screen, run_app, settle, wait_until
 
 
 def offered(app: OdaApp) -> set[str]:
@@ -24,9 +24,7 @@ def offered(app: OdaApp) -> set[str]:
 
 async def test_an_empty_store_offers_only_what_works(tmp_path: Path) -> None:
     root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(200, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(200, 40)) as (app, pilot, _):
         await settle(pilot)
         keys = offered(app)
         assert {"new_memory", "filter", "help", "quit"} <= keys
@@ -42,9 +40,7 @@ async def test_an_empty_store_offers_only_what_works(tmp_path: Path) -> None:
 async def test_filter_is_not_offered_while_a_text_field_has_the_focus(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         assert "filter" in offered(app)
         screen.editor.title_input.focus()
         await wait_until(pilot, lambda: "filter" not in offered(app), "/ no longer offered")
@@ -55,9 +51,7 @@ async def test_filter_is_not_offered_while_a_text_field_has_the_focus(tmp_path: 
 async def test_t_on_the_switch_is_an_edit_like_space(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         editor = screen.editor
         for key in ("t", "space"):
             editor.switch.focus()
@@ -101,9 +95,7 @@ async def test_a_key_pressed_before_the_editor_pane_is_kept(
 async def test_narrowing_with_the_preview_open_keeps_the_focus_on_screen(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("p")  # the chat preview beside the list, the focus in the list
         await settle(pilot)
         await pilot.resize_terminal(80, 24)
@@ -118,9 +110,7 @@ async def test_the_keys_on_a_memory_go_when_another_program_removes_the_last_one
     root = tmp_path / "oda"
     store = MemoryStore(root)
     only = store.create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root)
-    async with app.run_test(size=(200, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True, size=(200, 40)) as (app, pilot, screen):
         screen.table.focus()
         on_a_memory = {"choose", "on_memory('memory.toggle')", "on_memory('memory.delete')"}
         await wait_until(pilot, lambda: on_a_memory <= offered(app), "the keys on a memory offered")

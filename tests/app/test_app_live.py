@@ -6,13 +6,12 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
 from oda_tui.session.first_read import FirstRead
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, memory_file, settle, started, wait_until, write_raw
+from tests.support.app import cell_text, memory_file, run_app, settle, wait_until, write_raw
 
 
 def make_store(root: Path) -> MemoryStore:
@@ -31,9 +30,7 @@ async def test_an_outside_edit_shows_without_losing_the_cursor(tmp_path: Path) -
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         await pilot.press("down")
         assert screen.table.current_id == second.id
         edit_outside(store.memory_path(GLOBAL, first.id), "Reply language", "Reply in Portuguese")
@@ -50,9 +47,7 @@ async def test_the_open_memory_reloads_silently_without_edits(tmp_path: Path) ->
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "long flowing")
         await wait_until(
             pilot,
@@ -67,9 +62,7 @@ async def test_conflict_reload_theirs(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Mine.")
         assert screen.editor.is_dirty
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "THEIR")
@@ -90,9 +83,7 @@ async def test_conflict_keep_mine_saves_theirs_as_an_external_version(tmp_path: 
     root = tmp_path / "oda"
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Mine.")
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "THEIR")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
@@ -112,9 +103,7 @@ async def test_new_workspace_problem_file_and_deletion_appear(tmp_path: Path) ->
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         new_file = store.memory_path("notes", "abcdef12")
         write_raw(new_file, memory_file("From another program", "Hello."))
         await wait_until(
@@ -140,9 +129,7 @@ async def test_deleting_the_open_memory_on_disk_keeps_unsaved_edits(tmp_path: Pa
     root = tmp_path / "oda"
     store = make_store(root)
     first, second = store.memories(GLOBAL)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         await pilot.press("enter", "end", *" Keep me.")
         store.memory_path(GLOBAL, first.id).unlink()
         await wait_until(pilot, lambda: screen.editor.orphan, "the editor to notice")
@@ -158,9 +145,7 @@ async def test_a_burst_of_500_files_costs_one_repaint(tmp_path: Path) -> None:
     store = make_store(root)
     folder = store.memory_path(GLOBAL, "00000000").parent
     contents = [memory_file(f"Note {i}", f"Body {i}.") for i in range(500)]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         before = screen.outside_repaints
         for i, content in enumerate(contents):
             (folder / f"{i:08x}.md").write_text(content, encoding="utf-8")
@@ -171,9 +156,7 @@ async def test_a_burst_of_500_files_costs_one_repaint(tmp_path: Path) -> None:
 async def test_own_saves_do_not_echo_back_as_outside_changes(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_store(root)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         watcher = app.watcher
         assert watcher is not None
         batches = watcher.batches
@@ -188,9 +171,7 @@ async def test_own_saves_do_not_echo_back_as_outside_changes(tmp_path: Path) -> 
 async def test_a_single_outside_write_shows_without_waiting_for_quiet(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     store = make_store(root)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         watcher = app.watcher
         assert watcher is not None
         # The disk never goes quiet: only a refresh that paints at once (the leading edge)
@@ -207,9 +188,7 @@ async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
     store = make_store(root)
     first = store.memories(GLOBAL)[0]
     path = store.memory_path(GLOBAL, first.id)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         editor = screen.editor
         await pilot.press("enter", "f2")
         await wait_until(pilot, lambda: editor.raw_mode, "the YAML view")
@@ -234,9 +213,7 @@ async def test_a_file_written_after_the_first_read_and_before_the_watch_still_sh
     first_read = FirstRead(root)
     assert first_read.wait(60) and first_read.snapshot is not None  # a hang guard only
     late = write_raw(root / "global" / "0123abcd.md", memory_file("Written meanwhile", "Before the watch."))
-    app = OdaApp(root, first_read=first_read)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, first_read=first_read, watch=True) as (app, pilot, screen):
         # The watch began after the read; its first comparison found the file written between.
         assert cell_text(screen, "0123abcd", "title") == "Written meanwhile"
         assert late.name in {m.path.name for m in app.session.store.memories(GLOBAL)}

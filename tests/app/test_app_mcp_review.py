@@ -12,7 +12,7 @@ from oda_tui.app import OdaApp
 from oda_tui.screens.review import ReviewScreen
 from oda_tui.text.diffing import word_diff
 from store import MemoryStore
-from tests.support.app import settle, started, static_text, wait_until
+from tests.support.app import run_app, settle, started, static_text, wait_until
 from tests.support.mcp import connect, ok
 
 
@@ -63,9 +63,7 @@ async def test_a_memory_the_agent_deleted_waits_in_review_and_can_be_restored(tm
     store = MemoryStore(root)
     mine = store.create("web", "Style", "Use tabs.")
     keep = store.create("web", "Keep", "Stays deleted once accepted.")
-    app = OdaApp(root, "web")
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "web", watch=True) as (app, pilot, screen):
         async with connect(root, "web") as agent:
             ok(await agent.call_tool("memory_delete", {"id": mine.id}))
             ok(await agent.call_tool("memory_delete", {"id": keep.id}))

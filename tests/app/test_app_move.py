@@ -10,7 +10,7 @@ from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.dialogs.scope_picker import ScopePicker
 from store import GLOBAL, MemoryStore, StoreError
-from tests.support.app import cell_text, settle, started
+from tests.support.app import cell_text, run_app, settle
 
 
 def notices(app: OdaApp) -> list[str]:
@@ -23,9 +23,7 @@ async def test_move_to_another_scope_keeps_the_history(tmp_path: Path) -> None:
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.change(GLOBAL, tea.id, text="Green, no sugar.")
     store.create("web", "Stack", "Django.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         assert screen.table.current_id == tea.id
         await pilot.press("m")
         picker = app.screen
@@ -52,9 +50,7 @@ async def test_a_refused_move_says_the_stores_words(tmp_path: Path) -> None:
     store = MemoryStore(root)
     store.create("web", "Notes", "n" * 1900)
     big = store.create("api", "Big", "b" * 300)
-    app = OdaApp(root, "api", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "api", size=(100, 30)) as (app, pilot, screen):
         assert screen.table.current_id == big.id
         await pilot.press("m")
         assert isinstance(app.screen, ScopePicker)
@@ -74,9 +70,7 @@ async def test_moving_the_open_memory_with_unsaved_edits_asks_first(tmp_path: Pa
     store = MemoryStore(root)
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.create("web", "Stack", "Django.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Hot.", "escape", "m")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")

@@ -11,7 +11,7 @@ from oda_tui.app import OdaApp
 from oda_tui.dialogs.secret import SecretDialog
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import memory_file, settle, started, wait_until, write_raw
+from tests.support.app import memory_file, run_app, settle, wait_until, write_raw
 
 PASSWORD_TEXT = "Wifi at the office: password: Hunter2-office!"
 
@@ -28,9 +28,7 @@ async def test_a_refused_save_leaves_no_version_and_no_switch_change(tmp_path: P
     store.create(GLOBAL, "Big", "x" * 1700)
     path = store.memory_path(GLOBAL, off.id)
     before, versions = path.read_bytes(), store.versions(GLOBAL, off.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == off.id
         screen.editor.text_area.load_text("y" * 900)  # on, this would take the chat over 500
         screen.editor.switch.focus()
@@ -47,9 +45,7 @@ async def test_the_switch_and_the_text_are_saved_together_as_one_version(tmp_pat
     root = tmp_path / "oda"
     store = MemoryStore(root)
     memory = store.create(GLOBAL, "Tea", "Green.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         screen.editor.text_area.load_text("Green, no sugar.")
         screen.editor.switch.focus()
         await pilot.press("enter", "ctrl+s")
@@ -68,9 +64,7 @@ async def test_a_frontmatter_save_asks_about_secret_looking_text(tmp_path: Path)
     store = MemoryStore(root)
     memory = store.create(GLOBAL, "Wifi", "The office network.")
     path = store.memory_path(GLOBAL, memory.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         editor = screen.editor
         editor.text_area.focus()
         await pilot.press("f2")
@@ -96,9 +90,7 @@ async def test_a_frontmatter_save_asks_about_secret_looking_text(tmp_path: Path)
 async def test_a_problem_file_fix_asks_about_secret_looking_text(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     broken = write_raw(MemoryStore(root).memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("exclamation_mark")
         problems = app.screen
         assert isinstance(problems, ProblemsScreen)
@@ -124,9 +116,7 @@ async def test_a_problem_file_fix_asks_about_secret_looking_text(tmp_path: Path)
 async def test_save_and_quit_waits_for_the_answer_about_a_secret(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     memory = MemoryStore(root).create(GLOBAL, "Wifi", "The office network.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         screen.editor.text_area.load_text(PASSWORD_TEXT)
         await pilot.press("ctrl+q", "s")
         await wait_until(pilot, lambda: isinstance(app.screen, SecretDialog), "the secret question")

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from oda_tui.session.outside_edits import keep_outside_edits, memory_of
 from store import GLOBAL, CouldNotChange, MemoryStore
-from tests.support.app import cell_text, started, wait_until, write_raw
+from tests.support.app import cell_text, run_app, wait_until, write_raw
 
 
 def test_an_outside_edit_is_kept_once(tmp_path: Path) -> None:
@@ -50,9 +49,7 @@ async def test_an_edit_then_a_removal_outside_restores_the_last_text(tmp_path: P
     store = MemoryStore(root)
     memory = store.create(GLOBAL, "Tea", "Green tea.")
     path = store.memory_path(GLOBAL, memory.id)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         # In place, as an editor that does not save by rename would.
         path.write_text(path.read_text("utf-8").replace("Tea", "Black tea"), "utf-8")
         await wait_until(

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from store import GLOBAL, MemoryStore
-from tests.support.app import started, wait_until
+from tests.support.app import run_app, wait_until
 
 
 async def test_pipes_at_the_config_and_state_files_are_named_and_the_app_opens(
@@ -31,9 +30,7 @@ async def test_pipes_at_the_config_and_state_files_are_named_and_the_app_opens(
     monkeypatch.setenv("ODA_TUI_STATE", str(state))
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "From a chat", "Text.", source="ai", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         assert screen.table.row_count == 1
 
         def messages() -> list[str]:

@@ -6,10 +6,9 @@ from pathlib import Path
 
 from textual.command import CommandPalette
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.help import HelpScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import run_app, settle, wait_until
 
 
 async def wait_for_palette_results(pilot, palette: CommandPalette) -> None:  # type: ignore[no-untyped-def]
@@ -20,9 +19,7 @@ async def wait_for_palette_results(pilot, palette: CommandPalette) -> None:  # t
 
 
 async def test_palette_runs_an_action(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda", size=(100, 30)) as (app, pilot, _):
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"help: every key")
@@ -36,9 +33,7 @@ async def test_palette_jumps_to_a_memory_in_another_scope(tmp_path: Path) -> Non
     store = MemoryStore(root)
     store.create(GLOBAL, "[@click=app.quit]x[/]", "Hostile.")
     target = store.create("web", "Deploy checklist", "Run migrations first.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("ctrl+p", *"deploy check")
         palette = app.screen
         assert isinstance(palette, CommandPalette)
@@ -73,9 +68,7 @@ def test_the_palette_matches_whole_words_not_scattered_letters() -> None:
 
 
 async def test_the_palette_shows_each_actions_keys(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda", size=(100, 30)) as (app, pilot, _):
         await pilot.press("ctrl+p", *"new memory")
         palette = app.screen
         assert isinstance(palette, CommandPalette)

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import memory_file, settle, started, static_text, wait_until, write_raw
+from tests.support.app import memory_file, run_app, settle, static_text, wait_until, write_raw
 
 
 def fake_editor(tmp_path: Path, script: str) -> Path:
@@ -28,9 +27,7 @@ async def test_fix_a_problem_file_in_the_app(tmp_path: Path) -> None:
     store.create(GLOBAL, "Fine", "A good one.")
     broken = write_raw(store.memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
     write_raw(store.memory_path(GLOBAL, "00000000").parent / "notes.txt", "not a memory")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("exclamation_mark")
         problems = app.screen
         assert isinstance(problems, ProblemsScreen)
@@ -62,9 +59,7 @@ async def test_yaml_error_line_is_marked(tmp_path: Path) -> None:
     )
     [problem] = MemoryStore(root).problems()
     assert problem.line is not None
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("exclamation_mark")
         await settle(pilot)
         problems = app.screen
@@ -84,9 +79,7 @@ async def test_open_a_problem_file_in_editor(tmp_path: Path, monkeypatch: pytest
     )
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(editor))
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("exclamation_mark")
         await settle(pilot)
         await pilot.press("e")
@@ -105,9 +98,7 @@ async def test_open_a_memory_in_editor_and_a_missing_editor(
     memory = store.create(GLOBAL, "Tea", "Green.")
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", "no-such-editor-anywhere")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("e")
         await settle(pilot)
         assert [n.message for n in app._notifications][-1] == (
@@ -128,9 +119,7 @@ async def test_a_scope_of_only_problem_files_says_so_and_points_to_them(tmp_path
     root = tmp_path / "oda"
     store = MemoryStore(root)
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (_, pilot, screen):
         hint = static_text(screen.query_one("#list-empty"))
         assert hint == (
             "No memories in Global: its only files are 1 problem file, not sent to chats. "
@@ -145,9 +134,7 @@ async def test_delete_a_problem_file_its_bytes_wait_under_deleted(tmp_path: Path
     content = b"Just text, no frontmatter.\n"
     broken = write_raw(store.memory_path(GLOBAL, "0badf11e"), content)
     write_raw(store.memory_path(GLOBAL, "00000000").parent / "notes.txt", "not a memory")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("exclamation_mark")
         problems = app.screen
         assert isinstance(problems, ProblemsScreen)

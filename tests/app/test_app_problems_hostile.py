@@ -8,10 +8,9 @@ from pathlib import Path
 
 from textual.widgets import TextArea
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until, write_raw
+from tests.support.app import run_app, settle, wait_until, write_raw
 
 
 async def test_a_link_or_a_pipe_listed_as_ignored_is_never_read(tmp_path: Path) -> None:
@@ -22,9 +21,7 @@ async def test_a_link_or_a_pipe_listed_as_ignored_is_never_read(tmp_path: Path) 
     folder = store.memory_path(GLOBAL, "00000000").parent
     (folder / "0000aaaa.md").symlink_to(outside)
     os.mkfifo(folder / "0000bbbb.md")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("exclamation_mark")
         problems = app.screen
         assert isinstance(problems, ProblemsScreen)

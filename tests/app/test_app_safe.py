@@ -11,7 +11,7 @@ from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.text.safe import clean_block, clean_line
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, settle, started, static_text, wait_until
+from tests.support.app import cell_text, run_app, settle, static_text, wait_until
 
 HOSTILE_TITLES = ["[@click=app.quit]x[/]", "[/bold", "[$accent]x", "oops [/]"]
 HOSTILE_TEXT = "text [bold]b[/bold] [@click=app.quit]q[/] [$error]e [/]"
@@ -37,9 +37,7 @@ async def test_hostile_titles_show_literally_and_do_nothing(tmp_path: Path, size
     root = tmp_path / "oda"
     store = make_hostile_store(root)
     memories = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=size) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=size) as (app, pilot, screen):
         for memory in memories:
             assert cell_text(screen, memory.id, "title") == clean_line(memory.title)
         shown = screen_text(app)
@@ -63,9 +61,7 @@ async def test_hostile_titles_show_literally_and_do_nothing(tmp_path: Path, size
 async def test_notifications_and_dialogs_quote_titles_literally(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     make_hostile_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, _):
         await pilot.press("t")
         await settle(pilot)
         [note] = list(app._notifications)
@@ -90,9 +86,7 @@ async def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> No
     root = tmp_path / "oda"
     store = make_hostile_store(root)
     control = store.memories(GLOBAL)[-1]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press(*["down"] * len(HOSTILE_TITLES))
         assert screen.editor.memory_id == control.id
         # Shown visibly, never dropped: a picture for each C0 control, the escape for a C1 one.

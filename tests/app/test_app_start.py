@@ -13,7 +13,7 @@ from oda_tui.demo.sample import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_stor
 from oda_tui.session.first_read import FirstRead
 from store import GLOBAL, MemoryStore
 from store.read import parse_index
-from tests.support.app import settle, started, static_text
+from tests.support.app import run_app, settle, started, static_text
 
 
 async def test_workspace_option_opens_that_workspace(tmp_path: Path) -> None:
@@ -21,9 +21,7 @@ async def test_workspace_option_opens_that_workspace(tmp_path: Path) -> None:
     store = MemoryStore(root)
     store.create(GLOBAL, "Global one", "G.")
     stack = store.create("web", "Stack", "Django.")
-    app = OdaApp(root, workspace="web", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "web") as (_, pilot, screen):
         assert screen.scope == "web"
         assert screen.scopes.current_scope == "web"
         assert screen.table.memory_ids == [stack.id]
@@ -32,9 +30,7 @@ async def test_workspace_option_opens_that_workspace(tmp_path: Path) -> None:
 async def test_a_new_workspace_can_take_its_first_memory(tmp_path: Path) -> None:
     root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "Global one", "G.")
-    app = OdaApp(root, workspace="brand-new", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "brand-new") as (_, pilot, screen):
         assert screen.scope == "brand-new"
         assert (
             "There is no workspace “brand-new” yet: the first memory saved in it creates it."
@@ -68,9 +64,7 @@ async def test_the_demo_store_shows_every_feature(tmp_path: Path) -> None:
     assert max(len(store.versions(m.scope, m.id)) for m in everything) >= 3
     sources = {v.source for m in everything for v in store.versions(m.scope, m.id)}
     assert {"settings", "chat", "external"} <= sources
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(80, 24)) as (_, pilot, screen):
         assert "6 problem files" in screen.sub_title
         assert screen.table.row_count == len(store.memories(GLOBAL))
 

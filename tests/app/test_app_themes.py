@@ -8,7 +8,7 @@ import pytest
 
 from oda_tui.app import OdaApp
 from oda_tui.config.theming import bundled_theme_dirs, load_themes, parse_theme, saved_theme
-from tests.support.app import started, wait_until
+from tests.support.app import run_app, started, wait_until
 
 
 def test_bundled_themes_are_valid() -> None:
@@ -37,9 +37,7 @@ async def test_theme_choice_survives_a_restart(tmp_path: Path, monkeypatch: pyte
     (config / "themes" / "mine.yaml").write_text("name: my-own\nprimary: '#884488'\ndark: true\n")
     (config / "themes" / "bad.yaml").write_text("primary: red\n")
     monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda", size=(80, 24)) as (app, pilot, _):
         assert {"oda-dusk", "oda-paper", "my-own"} <= set(app.available_themes)
         assert "Theme skipped: bad.yaml: the theme needs a name" in [n.message for n in app._notifications]
         app.theme = "oda-paper"
