@@ -10,6 +10,7 @@ import pytest
 
 from oda_tui.config.paths import CONFIG_ENV, STATE_ENV
 from store import MemoryStore
+from tests.support.stores import limited_store
 
 # pytest-xdist's workers set COLUMNS and LINES, which would override the size of every terminal
 # a test gives a real process (and the width the command line wraps at): a test sees the same
@@ -30,21 +31,34 @@ def store(root: Path) -> MemoryStore:
     return MemoryStore(root)
 
 
-@pytest.fixture
-def config_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The app's config folder for this test (keymap, themes, the theme chosen): empty."""
-    return tmp_path_factory.mktemp("config")
+@pytest.fixture(scope="session")
+def examples_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where a hypothesis test makes a folder of each example's own (its tmp_path is one for all
+    its examples): under this run's temp folder, like every other file a test writes."""
+    return tmp_path_factory.mktemp("examples")
 
 
 @pytest.fixture
-def state_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The app's state folder for this test (review marks, drafts, the crash log): empty."""
-    return tmp_path_factory.mktemp("state")
+def limited(root: Path) -> MemoryStore:
+    """A store on an empty root whose chats are limited to 500 tokens (``settings.yaml``)."""
+    return limited_store(root)
+
+
+@pytest.fixture
+def config_folder(tmp_path: Path) -> Path:
+    """The app's config folder in this test (keymap, themes, the theme chosen): not made yet."""
+    return tmp_path / "config"
+
+
+@pytest.fixture
+def state_folder(tmp_path: Path) -> Path:
+    """The app's state folder in this test (review marks, drafts, the crash log): not made yet."""
+    return tmp_path / "state"
 
 
 @pytest.fixture(autouse=True)
 def private_app_folders(config_folder: Path, state_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Never the person's own config and state folders, and never one another test wrote in:
+    """Never the person's own config and state folders, and never ones another test wrote in:
     each test (the app in process, and every process it starts) has its own."""
     monkeypatch.setenv(CONFIG_ENV, str(config_folder))
     monkeypatch.setenv(STATE_ENV, str(state_folder))

@@ -6,36 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
+from textual.pilot import Pilot
 
-from oda_tui.app import OdaApp
 from oda_tui.text.safe import clean_block
 from oda_tui.text.word_changes import marked
 from store import GLOBAL, MemoryStore
 from store.exchange.managed_block import find_block
 from store.exchange.sync_targets import edited_line, sync
-from tests.support.app import run_app, wait_until
+from tests.support.app import notices, palette_results, run_app, wait_until
 
 
-async def run_sync_from_palette(app: OdaApp, pilot) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press("ctrl+p", *"sync assistant")
-    palette = app.screen
-    assert isinstance(palette, CommandPalette)
-    await wait_until(
-        pilot, lambda: palette.query("CommandList").first().option_count > 0, "the palette's results"
-    )
+async def run_sync_from_palette(pilot: Pilot[None]) -> None:
+    await palette_results(pilot, "sync assistant")
     await pilot.press("enter")
 
 
-def messages(app: OdaApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
 async def test_the_palette_syncs_the_selected_workspace(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, root: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
     store.create(GLOBAL, "Tea", "Green tea, no sugar.")
     store.create("web", "Deploy", "Run migrations first.")
     project = tmp_path / "project"
@@ -46,12 +34,12 @@ async def test_the_palette_syncs_the_selected_workspace(
     monkeypatch.chdir(project)
     async with run_app(root, "web", notifications=True) as (app, pilot, screen):
         assert screen.scope == "web"
-        await run_sync_from_palette(app, pilot)
+        await run_sync_from_palette(pilot)
         await wait_until(
             pilot, lambda: "Run migrations first." in (project / "CLAUDE.md").read_text(), "the sync"
         )
-        await wait_until(pilot, lambda: bool(messages(app)), "the notice")
-        assert messages(app)[-1] == f"Synced CLAUDE.md in {project}."
+        await wait_until(pilot, lambda: bool(notices(app)), "the notice")
+        assert notices(app)[-1] == f"Synced CLAUDE.md in {project}."
     text = (project / "CLAUDE.md").read_text()
     assert text.startswith("# Mine\n\nkeep\n\n<!-- oda-memory: begin")
     assert store.chat_memory("web").text in text
@@ -59,10 +47,8 @@ async def test_the_palette_syncs_the_selected_workspace(
 
 
 async def test_a_hand_edited_block_is_refused_in_a_notice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, root: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
     store.create(GLOBAL, "[bold]Tea[/] \x1b[31m", "Green tea, no sugar.")
     sync(tmp_path, ["AGENTS.md"], store.chat_memory(GLOBAL).text)
     agents = tmp_path / "AGENTS.md"
@@ -71,9 +57,9 @@ async def test_a_hand_edited_block_is_refused_in_a_notice(
     store.create(GLOBAL, "Runner", "Use pytest.")
     monkeypatch.chdir(tmp_path)
     async with run_app(root, notifications=True) as (app, pilot, _):
-        await run_sync_from_palette(app, pilot)
-        await wait_until(pilot, lambda: bool(messages(app)), "the notice")
-        [notice] = [n for n in app._notifications]
+        await run_sync_from_palette(pilot)
+        await wait_until(pilot, lambda: bool(notices(app)), "the notice")
+        [notice] = app._notifications
         assert notice.markup is False  # a title such as [bold]Tea[/] is shown as written
         assert "\x1b" not in notice.message and "[bold]Tea[/] " in notice.message
         block = find_block(edited.decode())

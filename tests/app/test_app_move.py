@@ -6,20 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.dialogs.scope_picker import ScopePicker
 from store import GLOBAL, MemoryStore, StoreError
-from tests.support.app import cell_text, run_app, settle
+from tests.support.app import cell_text, notices, run_app, settle
 
 
-def notices(app: OdaApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
-async def test_move_to_another_scope_keeps_the_history(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_move_to_another_scope_keeps_the_history(root: Path, store: MemoryStore) -> None:
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.change(GLOBAL, tea.id, text="Green, no sugar.")
     store.create("web", "Stack", "Django.")
@@ -43,13 +36,9 @@ async def test_move_to_another_scope_keeps_the_history(tmp_path: Path) -> None:
         assert cell_text(screen, moved.id, "title") == "Tea"
 
 
-async def test_a_refused_move_says_the_stores_words(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    root.mkdir()
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
-    store = MemoryStore(root)
-    store.create("web", "Notes", "n" * 1900)
-    big = store.create("api", "Big", "b" * 300)
+async def test_a_refused_move_says_the_stores_words(root: Path, limited: MemoryStore) -> None:
+    limited.create("web", "Notes", "n" * 1900)
+    big = limited.create("api", "Big", "b" * 300)
     async with run_app(root, "api", size=(100, 30)) as (app, pilot, screen):
         assert screen.table.current_id == big.id
         await pilot.press("m")
@@ -65,9 +54,7 @@ async def test_a_refused_move_says_the_stores_words(tmp_path: Path) -> None:
         assert screen.table.memory_ids == [big.id]
 
 
-async def test_moving_the_open_memory_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_moving_the_open_memory_with_unsaved_edits_asks_first(root: Path, store: MemoryStore) -> None:
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.create("web", "Stack", "Django.")
     async with run_app(root) as (app, pilot, screen):

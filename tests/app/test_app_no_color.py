@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from oda_tui.dialogs.conflict import ConflictDialog
 from oda_tui.text.diffing import word_diff
-from tests.support.app import run_app, wait_until
+from tests.support.app import run_app, screen_text, wait_until
 
 
 def test_the_marks_follow_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,5 +30,5 @@ async def test_the_conflict_diff_reads_without_colour(
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict")
         diff = app.screen.query_one("#conflict-diff-text", Static).render()
         assert "[-cold.-]{+hot.+}" in str(diff)
-        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        shown = screen_text(app)
         assert "[-cold.-]{+hot.+}" in shown and "only on disk" in shown

@@ -36,17 +36,14 @@ def test_a_problem_file_is_never_rewritten_nor_kept(tmp_path: Path) -> None:
     assert not (store.root / "history" / "global" / "0badf11e").exists()
 
 
-def test_which_paths_are_memories(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_which_paths_are_memories(root: Path) -> None:
     assert memory_of(root, root / "global" / "0000000a.md") == (GLOBAL, "0000000a")
     assert memory_of(root, root / "workspaces" / "web" / "0000000a.md") == ("web", "0000000a")
     for other in ("global/x.md", "global/0000000a.txt", "workspaces/0000000a.md", "settings.yaml"):
         assert memory_of(root, root / other) is None
 
 
-async def test_an_edit_then_a_removal_outside_restores_the_last_text(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_an_edit_then_a_removal_outside_restores_the_last_text(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Tea", "Green tea.")
     path = store.memory_path(GLOBAL, memory.id)
     async with run_app(root, watch=True) as (_, pilot, screen):

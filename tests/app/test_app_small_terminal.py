@@ -26,9 +26,7 @@ def list_words(app: OdaApp, option_list: OptionList) -> str:
     return " ".join(" ".join(inside).split())
 
 
-async def test_every_line_of_every_problem_is_drawn_at_60x20(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_every_line_of_every_problem_is_drawn_at_60x20(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "Fine", "A good one.")
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
     write_raw(store.memory_path(GLOBAL, "0badf12e"), "---\ntitle: [unclosed\n---\nx\n")
@@ -56,8 +54,7 @@ def drawn_in(app: OdaApp, region: Region) -> str:
     return "\n".join(row[region.x : region.right] for row in rows)
 
 
-async def test_the_quit_question_shows_its_three_buttons_at_60x20(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_the_quit_question_shows_its_three_buttons_at_60x20(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
     async with run_app(root, size=(60, 20)) as (app, pilot, screen):
         await pilot.press("enter")

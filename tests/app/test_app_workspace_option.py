@@ -23,8 +23,7 @@ def test_a_workspace_key_that_is_not_valid_is_refused_before_the_app_opens(tmp_p
     assert not (tmp_path / "oda").exists()
 
 
-async def test_a_workspace_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_a_workspace_that_does_not_exist_yet_is_said(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "T", "text")
     async with run_app(root, "nope", size=(100, 30)) as (_, pilot, screen):
         hint = screen.query_one("#list-empty", Static)

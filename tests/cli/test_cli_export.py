@@ -11,19 +11,18 @@ from markdown_it import MarkdownIt
 
 from store import GLOBAL, Memory, MemoryStore
 from store.exchange.export import export_markdown, export_store, fenced
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 from tests.support.files import write_raw
 
 
-def test_export_groups_by_scope_and_is_exactly_the_library_output(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("export", "--root", s.root)
+def test_export_groups_by_scope_and_is_exactly_the_library_output(sample: Sample) -> None:
+    r = run_cli("export", "--root", sample.root)
     assert r.code == 0 and r.err == ""
-    assert r.out_bytes == export_store(MemoryStore(s.root)).encode("utf-8")
+    assert r.out_bytes == export_store(MemoryStore(sample.root)).encode("utf-8")
     out = r.out
     assert out.index("## Global") < out.index("### Reply language") < out.index("## Workspace `proj`")
-    assert f"`{s.reply}` · on · saved by you" in out
-    assert f"`{s.agent}` · off · saved by the agent" in out
+    assert f"`{sample.reply}` · on · saved by you" in out
+    assert f"`{sample.agent}` · off · saved by the agent" in out
     # The agent memory's own heading and fence stay inside a longer fence.
     assert "````\n# Heading\n\n```sh\nuv add\n```\n````\n" in out
     assert headings(out) == [
@@ -65,11 +64,10 @@ def memory(title: str, text: str) -> Memory:
     return Memory("0000000e", None, title, text, True, "user", None, None, None, "x")
 
 
-def test_export_to_a_file_one_workspace_and_json(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    write_raw(s.root / "workspaces" / "proj" / "0000000c.md", "broken")
+def test_export_to_a_file_one_workspace_and_json(tmp_path: Path, sample: Sample) -> None:
+    write_raw(sample.root / "workspaces" / "proj" / "0000000c.md", "broken")
     target = tmp_path / "out.md"
-    r = run_cli("export", "--root", s.root, "--workspace", "proj", "-o", target)
+    r = run_cli("export", "--root", sample.root, "--workspace", "proj", "-o", target)
     assert (r.code, r.out) == (0, "")
     assert r.err == "Note: 1 memory file has a problem and is not exported; see oda-tui check.\n"
     text = target.read_text("utf-8")
@@ -77,13 +75,13 @@ def test_export_to_a_file_one_workspace_and_json(tmp_path: Path) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == 0o600  # memories are private
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
-    doc = run_cli("export", "--root", s.root, "--json").json()
+    doc = run_cli("export", "--root", sample.root, "--json").json()
     assert [(g["scope"], g["label"], len(g["memories"])) for g in doc["scopes"]] == [
         (None, "Global", 2),
         ("proj", "proj", 1),
     ]
 
-    r = run_cli("export", "--root", s.root, "-o", tmp_path / "no" / "such" / "x.md")
+    r = run_cli("export", "--root", sample.root, "-o", tmp_path / "no" / "such" / "x.md")
     assert r.code == 2 and r.err.startswith("Could not write ") and r.err.count("\n") == 1
 
 
@@ -94,8 +92,9 @@ def test_markdown_fence_is_longer_than_any_backtick_run() -> None:
     assert store_free == "# Oda memories\n\n## Global\n\nNo memories.\n\n## Workspace `w`\n\nNo memories.\n"
 
 
-def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(
+    tmp_path: Path, sample: Sample
+) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     folder = tmp_path / "folder"
@@ -119,7 +118,7 @@ def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_
     }
     try:
         for target, message in refused.items():
-            r = run_cli("export", "--root", s.root, "-o", target)
+            r = run_cli("export", "--root", sample.root, "-o", target)
             assert (r.code, r.out, r.err) == (2, "", message), target
         assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and stat.S_ISDIR(os.lstat(folder).st_mode)
         assert stat.S_ISSOCK(os.lstat(sock_path).st_mode)
@@ -130,14 +129,13 @@ def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_
         sock.close()
 
 
-def test_export_o_writes_through_a_link_to_its_regular_file(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_writes_through_a_link_to_its_regular_file(tmp_path: Path, sample: Sample) -> None:
     real = tmp_path / "notes" / "memories.md"
     real.parent.mkdir()
     real.write_text("old\n")
     link = tmp_path / "memories.md"
     link.symlink_to(Path("notes") / "memories.md")
-    r = run_cli("export", "--root", s.root, "-o", link)
+    r = run_cli("export", "--root", sample.root, "-o", link)
     assert (r.code, r.out, r.err) == (0, "", "")
     assert link.is_symlink() and os.readlink(link) == str(Path("notes") / "memories.md")
-    assert real.read_bytes() == export_store(MemoryStore(s.root)).encode("utf-8")
+    assert real.read_bytes() == export_store(MemoryStore(sample.root)).encode("utf-8")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from store import GLOBAL, MemoryStore
 from store.exchange.managed_block import render_block
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 
 
 def sources(folder: Path) -> list[Path]:
@@ -30,11 +30,10 @@ def sources(folder: Path) -> list[Path]:
     return [claude, notes, graph]
 
 
-def test_dry_run_then_apply(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_dry_run_then_apply(tmp_path: Path, sample: Sample) -> None:
     paths = sources(tmp_path)
-    before = [m.id for m in MemoryStore(s.root).memories(GLOBAL)]
-    dry = run_cli("import", "--root", s.root, *paths)
+    before = [m.id for m in MemoryStore(sample.root).memories(GLOBAL)]
+    dry = run_cli("import", "--root", sample.root, *paths)
     assert dry.code == 1  # a memory would be refused
     lines = dry.out.splitlines()
     assert [line.split("  ")[0] for line in lines] == [
@@ -49,14 +48,14 @@ def test_dry_run_then_apply(tmp_path: Path) -> None:
     assert "Synced" not in dry.out  # the block of an earlier sync is ours
     assert "1 relation not imported" in dry.err
     assert "Would create 3, skip 1 as duplicates, refuse 1 (a dry run" in dry.err
-    assert [m.id for m in MemoryStore(s.root).memories(GLOBAL)] == before
+    assert [m.id for m in MemoryStore(sample.root).memories(GLOBAL)] == before
 
-    applied = run_cli("import", "--root", s.root, "--global", "--apply", "--json", *paths)
+    applied = run_cli("import", "--root", sample.root, "--global", "--apply", "--json", *paths)
     assert applied.code == 1
     doc = applied.json()
     assert doc["counts"] == {"create": 3, "duplicate": 1, "refused": 1}
     assert doc["applied"] is True and doc["scope"] is None
-    created = {m.title: m for m in MemoryStore(s.root).memories(GLOBAL) if m.id not in before}
+    created = {m.title: m for m in MemoryStore(sample.root).memories(GLOBAL) if m.id not in before}
     assert sorted(created) == ["Alice", "Coffee", "Lint"]
     assert created["Coffee"].text == "Flat white, no sugar."
     assert {m.source for m in created.values()} == {"user"}
@@ -65,17 +64,16 @@ def test_dry_run_then_apply(tmp_path: Path) -> None:
         created["Coffee"].id,
         created["Alice"].id,
     ]
-    again = run_cli("import", "--root", s.root, "--apply", *paths)
+    again = run_cli("import", "--root", sample.root, "--apply", *paths)
     assert "Created 0, skipped 4 as duplicates, refused 1." in again.err
 
 
-def test_bad_input_is_one_line_and_nothing_is_written(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_bad_input_is_one_line_and_nothing_is_written(tmp_path: Path, sample: Sample) -> None:
     good = tmp_path / "good.md"
     good.write_text("## Fine\n\nA fine memory.\n")
     graph = tmp_path / "memory.jsonl"
     graph.write_text('{"type": "entity", "name": "A", "observations": []}\nnot json\n')
-    r = run_cli("import", "--root", s.root, "--workspace", "proj", "--apply", good, graph)
+    r = run_cli("import", "--root", sample.root, "--workspace", "proj", "--apply", good, graph)
     assert (r.code, r.out) == (2, "")
     assert r.err == f"{graph}: line 2 is not JSON; nothing was imported.\n"
-    assert [m.title for m in MemoryStore(s.root).memories("proj")] == ["Test runner"]
+    assert [m.title for m in MemoryStore(sample.root).memories("proj")] == ["Test runner"]

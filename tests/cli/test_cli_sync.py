@@ -7,23 +7,27 @@ from pathlib import Path
 
 from store import MemoryStore
 from store.exchange.managed_block import find_block
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 
 
-def test_sync_writes_exactly_the_context_text_then_nothing(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def sync_proj(sample: Sample, project: Path, *targets: str) -> list[str | Path]:
+    """``oda-tui sync``'s arguments for workspace proj of the sample, into ``project``."""
+    return ["sync", "--root", sample.root, "--workspace", "proj", "--project", project, *targets]
+
+
+def test_sync_writes_exactly_the_context_text_then_nothing(tmp_path: Path, sample: Sample) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "CLAUDE.md").write_bytes(b"# Mine\r\n\r\nkeep this\r\n")
     targets = ["AGENTS.md", "CLAUDE.md", ".cursor/rules/oda-memory.mdc"]
-    r = run_cli("sync", "--root", s.root, "--workspace", "proj", "--project", project, *targets)
+    r = run_cli(*sync_proj(sample, project, *targets))
     assert r.code == 0, r.err
     assert r.out.split("\n")[:3] == [
         "AGENTS.md                     created",
         "CLAUDE.md                     block added",
         ".cursor/rules/oda-memory.mdc  created",
     ]
-    context = run_cli("context", "--root", s.root, "--workspace", "proj").out
+    context = run_cli("context", "--root", sample.root, "--workspace", "proj").out
     for name in targets:
         text = (project / name).read_text()
         block = find_block(text)
@@ -36,18 +40,17 @@ def test_sync_writes_exactly_the_context_text_then_nothing(tmp_path: Path) -> No
         .startswith(b"# Mine\r\n\r\nkeep this\r\n\r\n<!-- oda-memory: begin")
     )
     stats = {n: os.stat(project / n).st_mtime_ns for n in targets}
-    again = run_cli("sync", "--root", s.root, "--workspace", "proj", "--project", project)  # the known files
+    again = run_cli(*sync_proj(sample, project))  # the known files
     assert again.code == 0
     assert again.out.count("in step") == 3
     assert {n: os.stat(project / n).st_mtime_ns for n in targets} == stats
 
 
-def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    args = ["sync", "--root", s.root, "--workspace", "proj", "--project", tmp_path, "AGENTS.md"]
+def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path, sample: Sample) -> None:
+    args = sync_proj(sample, tmp_path, "AGENTS.md")
     assert run_cli(*args).code == 0
     assert run_cli(*args, "--check").code == 0
-    MemoryStore(s.root).create("proj", "New rule", "Tabs, never spaces.")
+    MemoryStore(sample.root).create("proj", "New rule", "Tabs, never spaces.")
     r = run_cli(*args, "--check")
     assert (r.code, r.out) == (1, "AGENTS.md  out of step\n")
     assert "Tabs" not in (tmp_path / "AGENTS.md").read_text()
@@ -58,13 +61,12 @@ def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path) -> None:
     ]
 
 
-def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    args = ["sync", "--root", s.root, "--workspace", "proj", "--project", tmp_path, "AGENTS.md", "CLAUDE.md"]
+def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Path, sample: Sample) -> None:
+    args = sync_proj(sample, tmp_path, "AGENTS.md", "CLAUDE.md")
     run_cli(*args)
     agents = tmp_path / "AGENTS.md"
     agents.write_text(agents.read_text().replace("Use pytest -q.", "Use pytest -x."))
-    MemoryStore(s.root).create("proj", "New rule", "Tabs, never spaces.")
+    MemoryStore(sample.root).create("proj", "New rule", "Tabs, never spaces.")
     claude = (tmp_path / "CLAUDE.md").read_bytes()
     r = run_cli(*args)
     assert r.code == 2
@@ -77,10 +79,9 @@ def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Pat
     assert "Tabs, never spaces." in agents.read_text() and "pytest -x" not in agents.read_text()
 
 
-def test_refusals_are_one_line_and_nothing_is_written(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_refusals_are_one_line_and_nothing_is_written(tmp_path: Path, sample: Sample) -> None:
     (tmp_path / "CLAUDE.md").write_bytes(b"caf\xe9\n")
-    r = run_cli("sync", "--root", s.root, "--project", tmp_path, "AGENTS.md", "CLAUDE.md", "../out.md")
+    r = run_cli("sync", "--root", sample.root, "--project", tmp_path, "AGENTS.md", "CLAUDE.md", "../out.md")
     assert r.code == 2
     assert r.out == ""
     assert r.err.splitlines() == [
@@ -88,5 +89,5 @@ def test_refusals_are_one_line_and_nothing_is_written(tmp_path: Path) -> None:
         f"../out.md: it is outside the project folder {tmp_path}; nothing was written.",
     ]
     assert not (tmp_path / "AGENTS.md").exists()
-    none = run_cli("sync", "--root", s.root, "--project", tmp_path)
+    none = run_cli("sync", "--root", sample.root, "--project", tmp_path)
     assert none.code == 2 and "no assistant file in" in none.err

@@ -34,8 +34,7 @@ for i in range(rounds):
 """
 
 
-def test_four_processes_lose_no_change(tmp_path: Path, stress: int) -> None:
-    root = tmp_path / "oda"
+def test_four_processes_lose_no_change(root: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     store = MemoryStore(root)

@@ -40,8 +40,7 @@ def _wait_for_lines(log: Path, wanted: int, proc: subprocess.Popen[bytes], guard
         time.sleep(0.005)
 
 
-def test_sigkilled_writer_loses_nothing(tmp_path: Path, stress: int) -> None:
-    root = tmp_path / "oda"
+def test_sigkilled_writer_loses_nothing(tmp_path: Path, root: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     log = tmp_path / "accepted.jsonl"

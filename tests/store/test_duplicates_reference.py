@@ -110,7 +110,7 @@ def stores(draw: st.DrawFn) -> list[Memory]:
     count = draw(st.integers(0, 12))
     token_lists: list[list[str]] = []
     for _ in range(count):
-        if token_lists and draw(st.booleans()):
+        if len(token_lists) > 0 and draw(st.booleans()):
             base = draw(st.sampled_from(token_lists))  # a piece of an earlier text, maybe grown
             low = draw(st.integers(0, len(base)))
             high = draw(st.integers(low, len(base)))

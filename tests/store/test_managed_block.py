@@ -24,7 +24,7 @@ CHAT = "# Memory\n\n## Use uv\n\nAlways use uv.\n"
 LATER = "# Memory\n\n## Use uv\n\nAlways use uv, never pip.\n"
 
 # Surrounding text: any characters, with LF, CRLF and lone CR line ends, but no marker line.
-_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30).filter(
+_LINE = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=30).filter(
     lambda line: "<!-- oda-memory:" not in line
 )
 _SURROUNDING = st.lists(st.tuples(_LINE, st.sampled_from(["\n", "\r\n", "\r", ""])), max_size=8).map(

@@ -7,12 +7,13 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Static, TextArea
 from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
@@ -33,7 +34,7 @@ POLL_S = 0.02
 #: The size most pilot tests run at: wide enough for the list and the editor side by side.
 WIDE = (120, 40)
 
-ScreenT = TypeVar("ScreenT", bound=Screen[object])
+ScreenT = TypeVar("ScreenT", bound=Screen[Any])
 
 
 class Running(NamedTuple):
@@ -157,6 +158,15 @@ def palette_list(palette: CommandPalette) -> CommandList:
     return palette.query_one(CommandList)
 
 
+async def yaml_view(pilot: Pilot[None], screen: MainScreen) -> TextArea:
+    """From the editor's text, F2: the memory's frontmatter as YAML, once it is shown."""
+    editor = screen.editor
+    editor.text_area.focus()
+    await pilot.press("f2")
+    await wait_until(pilot, lambda: editor.raw_mode, "the raw frontmatter view")
+    return editor.frontmatter.area
+
+
 def notices(app: OdaApp) -> list[str]:
     """The notifications the app has shown, oldest first."""
     return [n.message for n in app._notifications]
@@ -167,10 +177,28 @@ def screen_text(app: OdaApp) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-def footer_keys(screen: Screen[object]) -> dict[str, bool]:
+def footer_keys(screen: Screen[Any]) -> dict[str, bool]:
     """Each key ``screen``'s footer shows, and whether it is enabled."""
     footer = screen.query_one(KeyFooter)
     return {key.action: not key.disabled for key in footer.query(FooterKey)}
+
+
+def offered(screen: Screen[Any]) -> set[str]:
+    """The actions ``screen``'s footer offers (shown and enabled)."""
+    return {action for action, enabled in footer_keys(screen).items() if enabled}
+
+
+def sub_title(screen: MainScreen) -> str:
+    """The line under the main screen's title: the problem files, duplicates and reviews to see."""
+    title = screen.sub_title
+    assert title is not None
+    return title
+
+
+def focused(screen: Screen[Any]) -> Widget | None:
+    """What has the focus on ``screen`` now (read afresh: a call, so a check before an await
+    does not narrow what a check after it may find)."""
+    return screen.focused
 
 
 def cell_text(screen: MainScreen, memory_id: str, column: str) -> str:
@@ -189,11 +217,13 @@ __all__ = [
     "Running",
     "cell_text",
     "closed",
+    "focused",
     "footer_keys",
     "main_screen",
     "memory_file",
     "notices",
     "oda_app",
+    "offered",
     "open_view",
     "palette_list",
     "palette_results",
@@ -203,6 +233,8 @@ __all__ = [
     "settle",
     "started",
     "static_text",
+    "sub_title",
     "wait_until",
     "write_raw",
+    "yaml_view",
 ]

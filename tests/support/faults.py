@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -107,11 +108,11 @@ class Faults:
 
 def _from_library() -> bool:
     """True when the call comes from the lock library (its own retries are not the store's)."""
-    frame = sys._getframe(3)
+    frame: FrameType | None = sys._getframe(3)
     while frame is not None:
         if _LIBRARY in frame.f_code.co_filename:
             return True
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return False
 
 
@@ -125,12 +126,12 @@ def _named(target: object) -> str:
 
 
 def _store_frames() -> tuple[str, ...]:
-    frame = sys._getframe(3)
+    frame: FrameType | None = sys._getframe(3)
     found: list[str] = []
     while frame is not None:
         if frame.f_code.co_filename.startswith(_STORE):
             found.append(f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno}")
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return tuple(found)
 
 
