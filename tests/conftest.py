@@ -64,6 +64,13 @@ def private_app_folders(config_folder: Path, state_folder: Path, monkeypatch: py
     monkeypatch.setenv(STATE_ENV, str(state_folder))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, the others after in their order: pytest-xdist hands the
+    tests out in this order, so the longest ones start while every worker is busy, rather than
+    one of them running alone at the end while the other workers have finished."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--stress", action="store_true", default=False, help="run the reliability harness 10x longer"

@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.command import CommandPalette
 from textual.screen import Screen
 
@@ -45,6 +46,7 @@ def not_ascii(text: str) -> list[str]:
     return [line for line in text.splitlines() if not line.isascii()]
 
 
+@pytest.mark.slow
 async def test_every_screen_draws_ascii_only(root: Path, store: MemoryStore, ascii_terminal: None) -> None:
     memory = store.create(GLOBAL, "Thé", USER_TEXT)
     store.edit(GLOBAL, memory.id, text=USER_TEXT + " Encore.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.text import Text
 from textual.widgets import Static
 
@@ -96,6 +97,7 @@ async def test_duplicates_delete_the_others_after_a_confirmation(root: Path) -> 
         assert [g.kind for g in view.groups] == ["similar"]
 
 
+@pytest.mark.slow
 async def test_secret_looking_text_asks_before_a_new_memory_is_saved(root: Path) -> None:
     async with run_app(root) as (app, pilot, screen):
         await pilot.press("n", *"Wifi", "enter", *PASSWORD_TEXT, "ctrl+s")
@@ -132,6 +134,7 @@ async def test_the_stores_own_refusal_comes_before_the_secret_question(root: Pat
         assert screen.editor.is_dirty and MemoryStore(root).memories(GLOBAL) == []
 
 
+@pytest.mark.slow
 async def test_secret_looking_text_asks_before_a_change_is_saved(root: Path) -> None:
     memory = MemoryStore(root).create(GLOBAL, "Deploy", "Deploy with fly deploy.")
     key = " Token: ghp_abcdefghijklmnopqrstuvwxyz0123456789"

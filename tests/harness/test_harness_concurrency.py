@@ -9,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from store import GLOBAL, MemoryStore
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 PROCESSES = 4

@@ -14,9 +14,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from store import MemoryStore
 from store.durable.history import READ_LIMITS
 from store.format.parse import Document, parse_bytes
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 KILLS = 50

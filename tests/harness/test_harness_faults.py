@@ -31,6 +31,9 @@ import pytest
 from tests.support.fault_cases import CASES, Case
 from tests.support.fault_harness import Harness, case_params
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 ERRNOS = (errno.ENOSPC, errno.EIO, errno.EACCES)
 
 

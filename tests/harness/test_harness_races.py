@@ -22,6 +22,9 @@ import store.disk.swap as swap
 from store import GLOBAL, MemoryStore
 from store.format.parse import Document, parse_bytes
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[2]
 GUARD = 300.0  # seconds: only a hang guard, never a measure of speed
 

@@ -113,6 +113,7 @@ async def test_a_workspace_keyed_global_is_not_global(root: Path, store: MemoryS
     assert [r["uri"] for r in resources["result"]["resources"]] == ["oda://memory/workspaces/global"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", ["2025-03-26", "2025-06-18"])
 def test_stdin_closed_right_after_the_calls_still_gets_every_answer(root: Path, version: str) -> None:
     """``printf '...' | oda-tui mcp``: the client closes stdin at once; each call is answered."""

@@ -18,6 +18,9 @@ from store import MemoryStore
 from tests.support.mcp import ok
 from tests.support.mcp_wire import HANG_GUARD_S, RawSession
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 EDITS = 15
 
 

@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from store import GLOBAL
 from store.checks.duplicates import find_duplicates, find_similar_result, normalize_for_duplicates
 from store.model import Memory, Scope
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 _BASE = datetime(2026, 1, 1, tzinfo=UTC)
 # Words chosen so that normalising matters: case, accents, ß, ligatures, symbols kept as text,

@@ -27,6 +27,9 @@ from hypothesis import strategies as st
 
 from store import GLOBAL, CouldNotChange, MemoryStore, NothingToUndo
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 TEXTS = ["one", "two", "three", "four"]  # few texts: repeats are where history moves things
 IS_CURRENT = "the text from before the change from a chat is the current text already"
 NOT_KEPT = "the text from before the change from a chat is no longer kept"
