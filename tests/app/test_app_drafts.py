@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 from oda_tui.dialogs import ConflictDialog
 from oda_tui.state.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
@@ -17,7 +16,6 @@ from tests.support.app import (
     notices,
     run_app,
     settle,
-    started,
     static_text,
     wait_until,
     write_raw,
@@ -30,11 +28,6 @@ def kept(root: Path, base: Memory | None, title: str, text: str, *, scope: str |
     path = keep(new_draft(root, scope if base is None else base.scope, base, title, text, True))
     assert path is not None
     return path
-
-
-async def restored(pilot: Pilot[None]) -> None:
-    await started(pilot)
-    await settle(pilot)
 
 
 # -- keeping ----------------------------------------------------------------------------------

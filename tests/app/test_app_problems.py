@@ -61,10 +61,8 @@ async def test_yaml_error_line_is_marked(root: Path, store: MemoryStore) -> None
     )
     [problem] = MemoryStore(root).problems()
     assert problem.line is not None
-    async with run_app(root, size=(100, 30)) as (app, pilot, _):
-        await pilot.press("exclamation_mark")
-        await settle(pilot)
-        problems = app.screen
+    async with run_app(root, size=(100, 30)) as (_, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         assert f"(line {problem.line})" in static_text(problems.query_one("#problem-head"))
         raw = problems.query_one("#problem-raw", TextArea)
         assert raw.selection.start[0] == problem.line - 1
@@ -82,12 +80,10 @@ async def test_open_a_problem_file_in_editor(
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(editor))
     async with run_app(root, size=(100, 30)) as (app, pilot, screen):
-        await pilot.press("exclamation_mark")
-        await settle(pilot)
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         await pilot.press("e")
         await settle(pilot)
-        problems = app.screen
-        assert isinstance(problems, ProblemsScreen) and problems.entries == []
+        assert app.screen is problems and problems.entries == []
         assert broken.read_text(encoding="utf-8").startswith("---\ntitle: Fixed outside")
         await pilot.press("escape")
         assert screen.snapshot is not None
