@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from textual import _border
+from textual.content import Content
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs.confirm import ConfirmDialog
-from oda_tui.text import glyphs
 from oda_tui.text.glyphs import terminal_is_ascii
 from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until, write_raw
+from tests.support.app import run_app, screen_text, settle, wait_until, write_raw
 
 SYMBOLS = "⭘⚠≡≈⏎▊"
-
-
-@pytest.fixture
-def ascii_terminal() -> Iterator[None]:
-    glyphs.use_ascii(True)
-    yield
-    glyphs.use_ascii(False)
-    draw_ascii(False)  # Textual's own characters again for the tests that follow
 
 
 def test_which_terminals_get_ascii() -> None:
@@ -40,23 +29,22 @@ def test_which_terminals_get_ascii() -> None:
     assert not terminal_is_ascii({"TERM": "xterm-256color", "LC_CTYPE": "en_US.UTF-8", "LANG": "C"})
 
 
-async def test_no_symbol_the_linux_console_lacks_is_drawn(tmp_path: Path, ascii_terminal: None) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_no_symbol_the_linux_console_lacks_is_drawn(
+    root: Path, store: MemoryStore, ascii_terminal: None
+) -> None:
     store.create(GLOBAL, "Tea", "Green tea.")
     store.create("web", "Tea", "Green tea.")  # a duplicate in the web chat: the ≡ mark
     store.create(GLOBAL, "Bell\x07", "Escape \x1b[31m here.")
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")  # the ⚠ mark
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
         await pilot.press("down", "down")
-        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        shown = screen_text(app)
         assert not set(SYMBOLS) & set(shown), [c for c in SYMBOLS if c in shown]
         assert "Enter Edit" in shown and "* " in shown  # the footer's key and the header's icon
         assert "Global 2 !1" in shown  # the problem file mark
-        assert "~ " in screen.query_one("#meter-label").render().plain  # type: ignore[union-attr]
+        meter = screen.query_one("#meter-label").render()
+        assert isinstance(meter, Content) and "~ " in meter.plain
         # A control character reads as caret notation: never raw, never a symbol it lacks.
         assert "Bell^G" in shown and "^[[31m" in shown
 
@@ -75,12 +63,9 @@ def test_borders_drawn_with_blocks_keep_a_visible_frame_in_ascii() -> None:
     assert _border.BORDER_CHARS["thick"][0] == ("█", "▀", "█")
 
 
-async def test_a_dialog_has_its_frame_in_ascii(tmp_path: Path, ascii_terminal: None) -> None:
-    root = tmp_path / "oda"
+async def test_a_dialog_has_its_frame_in_ascii(root: Path, ascii_terminal: None) -> None:
     MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await settle(pilot)
         await pilot.press("d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the delete question")

@@ -4,11 +4,13 @@ what a person wrote may be otherwise."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.command import CommandPalette
+from textual.screen import Screen
 
 from oda_tui.app import OdaApp
 from oda_tui.dialogs.confirm import ConfirmDialog
@@ -19,29 +21,24 @@ from oda_tui.screens.help import HelpScreen
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.screens.problems import ProblemsScreen
 from oda_tui.screens.review import ReviewScreen
-from oda_tui.text import glyphs
-from oda_tui.widgets.ascii_drawing import draw_ascii
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until, write_raw
+from tests.support.app import run_app, screen_text, settle, wait_until, write_raw
 
 #: The user's own text in the store below: the only non-ASCII characters allowed on screen.
 USER_TEXT = "Thé vert, très chaud."
 
 
-@pytest.fixture
-def ascii_terminal() -> Iterator[None]:
-    glyphs.use_ascii(True)
-    yield
-    glyphs.use_ascii(False)
-    draw_ascii(False)  # Textual's own characters again for the tests that follow
-
-
 def drawn(app: OdaApp) -> str:
     """Every character on screen, the user's text taken out."""
-    shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    shown = screen_text(app)
     for word in USER_TEXT.split():
         shown = shown.replace(word, "")
     return shown
+
+
+def showing(app: OdaApp, kind: type[Screen[Any]], shown: bool = True) -> bool:
+    """The app shows a screen of ``kind`` on top (or, with ``shown`` False, does not)."""
+    return isinstance(app.screen, kind) is shown
 
 
 def not_ascii(text: str) -> list[str]:
@@ -49,9 +46,8 @@ def not_ascii(text: str) -> list[str]:
     return [line for line in text.splitlines() if not line.isascii()]
 
 
-async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: None) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+@pytest.mark.slow
+async def test_every_screen_draws_ascii_only(root: Path, store: MemoryStore, ascii_terminal: None) -> None:
     memory = store.create(GLOBAL, "Thé", USER_TEXT)
     store.edit(GLOBAL, memory.id, text=USER_TEXT + " Encore.")
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
@@ -60,15 +56,13 @@ async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: Non
     store.create(GLOBAL, "A title long enough to be cut short in a narrow list", "Long.", source="ai")
     gone = store.create(GLOBAL, "Gone", "Deleted.")
     store.delete(GLOBAL, gone.id)  # the Recently deleted view
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await settle(pilot)
         assert not_ascii(drawn(app)) == [], "the main screen"
         await pilot.press("p")  # the chat preview and its tab
         await settle(pilot)
         assert not_ascii(drawn(app)) == [], "the preview"
-        for key, screen_type in (
+        views: list[tuple[str, type[Screen[Any]]]] = [
             ("h", HistoryScreen),
             ("exclamation_mark", ProblemsScreen),
             ("f1", HelpScreen),
@@ -77,13 +71,14 @@ async def test_every_screen_draws_ascii_only(tmp_path: Path, ascii_terminal: Non
             ("D", DuplicatesScreen),
             ("r", ReviewScreen),
             ("c", ScopePicker),
-        ):
+        ]
+        for key, screen_type in views:
             await pilot.press(key)
-            await wait_until(pilot, lambda t=screen_type: isinstance(app.screen, t), screen_type.__name__)
+            await wait_until(pilot, partial(showing, app, screen_type), screen_type.__name__)
             await settle(pilot)
             assert not_ascii(drawn(app)) == [], screen_type.__name__
             await pilot.press("escape")
-            await wait_until(pilot, lambda t=screen_type: not isinstance(app.screen, t), "back")
+            await wait_until(pilot, partial(showing, app, screen_type, False), "back")
         await pilot.press("ctrl+p", *"sync")  # the palette: its icon, its search and an action
         await wait_until(pilot, lambda: "CLAUDE.md...)" in drawn(app), "the palette's hit")
         assert not_ascii(drawn(app)) == [], "the palette"

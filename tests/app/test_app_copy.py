@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oda_tui.app import OdaApp
+from textual.widgets import Input
+
 from oda_tui.dialogs.scope_picker import ScopePicker
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started
+from tests.support.app import notices, run_app, settle
 
 
-async def test_copy_to_another_scope(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_copy_to_another_scope(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Tea", "Green.", source="ai", session_id="s-9", via="chat")
     store.create("web", "Stack", "Django.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         await pilot.press("c")
         assert isinstance(app.screen, ScopePicker)
         await pilot.press("enter")
@@ -25,17 +22,13 @@ async def test_copy_to_another_scope(tmp_path: Path) -> None:
         copies = [m for m in MemoryStore(root).memories("web") if m.title == "Tea"]
         assert [(m.text, m.source, m.session_id) for m in copies] == [("Green.", "ai", "s-9")]
         assert MemoryStore(root).get(GLOBAL, memory.id).text == "Green."
-        assert [n.message for n in app._notifications][-1] == "Copied “Tea” to web."
+        assert notices(app)[-1] == "Copied “Tea” to web."
 
 
-async def test_copy_and_move_to_a_new_workspace(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_copy_and_move_to_a_new_workspace(root: Path, store: MemoryStore) -> None:
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.create(GLOBAL, "Coffee", "Black.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("c")  # only Global exists: the picker still offers a new workspace
         picker = app.screen
         assert isinstance(picker, ScopePicker)
@@ -43,11 +36,12 @@ async def test_copy_and_move_to_a_new_workspace(tmp_path: Path) -> None:
         await pilot.press(*"bad key!", "enter")
         assert picker.has_class("-new") and app.screen is picker  # refused: not a key
         assert "A workspace key is letters, digits" in str(picker.query_one("#new-key-problem").render())
-        picker.query_one("#new-key").value = ""  # type: ignore[attr-defined]
+        picker.query_one("#new-key", Input).value = ""
         await pilot.press(*"tea-room", "enter")
         await settle(pilot)
         assert [m.title for m in MemoryStore(root).memories("tea-room")] == ["Tea"]
-        assert "tea-room" in [s.scope for s in screen.snapshot.scopes]  # type: ignore[union-attr]
+        assert screen.snapshot is not None
+        assert "tea-room" in [s.scope for s in screen.snapshot.scopes]
         # Move the other one to another new workspace, with its history.
         await pilot.press("down", "m")
         assert isinstance(app.screen, ScopePicker)

@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.own_files import drafts
 from oda_tui.screens import MainScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import run_app, settle, wait_until
 from tests.support.pty import PtyProcess, private_env
 
 # The real app, with the help key made to fail as a bug would.
@@ -29,13 +28,10 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-async def test_a_dialog_answered_twice_answers_once(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_a_dialog_answered_twice_answers_once(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "T", "text")
     answers: list[bool | None] = []
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
         dialog = ConfirmDialog("Discard unsaved changes?")
         app.push_screen(dialog, answers.append)
         await wait_until(pilot, lambda: app.screen is dialog, "the dialog")
@@ -49,19 +45,15 @@ async def test_a_dialog_answered_twice_answers_once(tmp_path: Path) -> None:
 
 
 async def test_an_unexpected_error_keeps_the_draft_and_says_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    root: Path, state_folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("ODA_TUI_STATE", str(tmp_path / "state"))
     monkeypatch.setattr(MainScreen, "action_help", _broken)
-    root = tmp_path / "oda"
     memory = MemoryStore(root).create(GLOBAL, "T", "text")
-    app = OdaApp(root, watch=False)
     with pytest.raises(RuntimeError, match="a bug"):
-        async with app.run_test(size=(100, 30)) as pilot:
-            screen = await started(pilot)
+        async with run_app(root, size=(100, 30)) as (app, pilot, screen):
             screen.editor.text_area.focus()
             await pilot.press("x", "f1")
-    log = tmp_path / "state" / "crash.log"
+    log = state_folder / "crash.log"
     assert app.crash_line == (
         "oda-tui stopped on an unexpected error (RuntimeError: a bug). Your unsaved edits are kept "
         f"and offered back at the next start. The details are in {log}."
@@ -76,8 +68,7 @@ def _broken(self: MainScreen) -> None:
     raise RuntimeError("a bug")
 
 
-def test_the_real_process_exits_non_zero_with_one_line(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_the_real_process_exits_non_zero_with_one_line(tmp_path: Path, root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "Marker title", "text")
     env = private_env(tmp_path)
     app = PtyProcess(["--root", str(root)], env, script=CRASHING_APP)

@@ -4,28 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.screens.deleted import DeletedScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, static_text
+from tests.support.app import open_view, run_app, settle, static_text
 
 
-async def test_restore_and_purge(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_restore_and_purge(root: Path, store: MemoryStore) -> None:
     keep = store.create(GLOBAL, "Keep me", "Worth keeping.")
     gone = store.create("web", "[/bold] old", "Obsolete.")
     store.delete(GLOBAL, keep.id)
     store.delete("web", gone.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         assert screen.table.row_count == 0
-        await pilot.press("x")
-        deleted = app.screen
-        assert isinstance(deleted, DeletedScreen)
-        await settle(pilot)
+        deleted = await open_view(pilot, "x", DeletedScreen)
         # Newest first across every scope (gone was deleted after keep).
         waiting = MemoryStore(root).deleted(GLOBAL) + MemoryStore(root).deleted("web")
         order = [d.id for d in sorted(waiting, key=lambda d: (d.deleted_at, d.id), reverse=True)]
@@ -53,20 +45,13 @@ async def test_restore_and_purge(tmp_path: Path) -> None:
         assert deleted.entries == []
 
 
-async def test_a_file_removed_outside_the_app_is_listed_and_restored(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_file_removed_outside_the_app_is_listed_and_restored(root: Path, store: MemoryStore) -> None:
     first = store.create(GLOBAL, "Deleted in the app", "Waits here.")
     store.delete(GLOBAL, first.id)
     removed = store.create(GLOBAL, "Removed with rm", "Its text, kept in history.")
     Path(removed.path).unlink()
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("x")
-        deleted = app.screen
-        assert isinstance(deleted, DeletedScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
+        deleted = await open_view(pilot, "x", DeletedScreen)
         waiting = sorted(MemoryStore(root).deleted(GLOBAL), key=lambda d: (d.deleted_at, d.id), reverse=True)
         assert [e.id for e in deleted.entries] == [d.id for d in waiting]  # newest first
         assert {e.id for e in deleted.entries} == {removed.id, first.id}

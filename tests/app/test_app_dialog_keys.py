@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.command import CommandPalette
-from textual.widgets import Button
+from textual.widgets import Button, Input
 from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
@@ -15,7 +15,7 @@ from oda_tui.keys.actions import Place
 from oda_tui.screens.help import HelpScreen
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import run_app, settle, wait_until
 
 
 def first_section(app: OdaApp) -> str:
@@ -23,12 +23,9 @@ def first_section(app: OdaApp) -> str:
     return app.screen.sections[0][0]
 
 
-async def test_the_delete_question_shows_its_keys_and_help(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_the_delete_question_shows_its_keys_and_help(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the delete question")
         dialog = app.screen
@@ -51,14 +48,12 @@ async def test_the_delete_question_shows_its_keys_and_help(tmp_path: Path) -> No
 
 
 async def test_f1_in_the_command_palette_opens_its_help(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda", size=(100, 30)) as (app, pilot, _):
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         palette = app.screen
         await pilot.press("question_mark")  # types into the search
-        await wait_until(pilot, lambda: palette.query_one("Input").value == "?", "? typed")  # type: ignore[attr-defined]
+        await wait_until(pilot, lambda: palette.query_one(Input).value == "?", "? typed")
         await pilot.press("f1")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the palette's help")
         assert first_section(app) == Place.PALETTE.value

@@ -7,33 +7,20 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
 from oda_tui.own_files.drafts import MAX_BYTES, draft_path, drafts_dir, keep, kept_drafts, new_draft
-from oda_tui.own_files.review_marks import ENV_VAR
 from store import GLOBAL, Memory, MemoryStore
-from tests.support.app import closed, settle, started, static_text, wait_until
-
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A state folder of the test's own: drafts are app state."""
-    folder = tmp_path / "state"
-    monkeypatch.setenv(ENV_VAR, str(folder))
-    return folder
-
-
-def make_store(root: Path) -> tuple[MemoryStore, Memory, Memory]:
-    store = MemoryStore(root)
-    first = store.create(GLOBAL, "Reply language", "Reply in short bullet points.")
-    second = store.create(GLOBAL, "About me", "Backend developer in Lisbon.")
-    return store, first, second
-
-
-def messages(app: OdaApp) -> list[str]:
-    return [n.message for n in app._notifications]
+from tests.support.app import (
+    closed,
+    notices,
+    run_app,
+    settle,
+    static_text,
+    wait_until,
+    write_raw,
+)
+from tests.support.stores import TwoMemories
 
 
 def kept(root: Path, base: Memory | None, title: str, text: str, *, scope: str | None = GLOBAL) -> Path:
@@ -43,20 +30,12 @@ def kept(root: Path, base: Memory | None, title: str, text: str, *, scope: str |
     return path
 
 
-async def restored(pilot: Pilot[None]) -> None:
-    await started(pilot)
-    await settle(pilot)
-
-
 # -- keeping ----------------------------------------------------------------------------------
 
 
-async def test_an_exit_from_outside_keeps_the_dirty_draft(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, _ = make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_an_exit_from_outside_keeps_the_dirty_draft(root: Path, two: TwoMemories) -> None:
+    first = two.first
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Mine.", "ctrl+t")  # ctrl+t: not bound in the editor
         assert screen.editor.is_dirty
         app.exit_from_outside()
@@ -65,18 +44,16 @@ async def test_an_exit_from_outside_keeps_the_dirty_draft(tmp_path: Path) -> Non
     assert (draft.scope, draft.memory_id) == (GLOBAL, first.id)
     assert (draft.title, draft.text, draft.enabled) == (first.title, first.text + " Mine.", True)
     assert not draft.changed_since(first)
-    assert draft.base_updated == first.updated.isoformat()  # type: ignore[union-attr]
+    assert first.updated is not None
+    assert draft.base_updated == first.updated.isoformat()
     assert draft.path == draft_path(root, GLOBAL, first.id)
     assert MemoryStore(root).get(GLOBAL, first.id).text == first.text  # never written to the store
     assert not list(root.rglob("*.json"))
 
 
-async def test_a_new_memory_not_yet_saved_is_kept_too(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+@pytest.mark.usefixtures("two")
+async def test_a_new_memory_not_yet_saved_is_kept_too(root: Path) -> None:
+    async with run_app(root) as (app, pilot, _):
         await pilot.press("n", *"Tea", "enter", *"Green, no sugar.")
         app.exit_from_outside()
         await closed(pilot)
@@ -89,18 +66,13 @@ async def test_a_new_memory_not_yet_saved_is_kept_too(tmp_path: Path) -> None:
     )
 
 
-async def test_nothing_is_kept_without_edits_or_on_a_quit_the_person_chose(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+@pytest.mark.usefixtures("two")
+async def test_nothing_is_kept_without_edits_or_on_a_quit_the_person_chose(root: Path) -> None:
+    async with run_app(root) as (app, pilot, screen):
         app.exit_from_outside()  # a clean editor
         await closed(pilot)
     assert kept_drafts(root).drafts == []
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("enter", *"More", "ctrl+q", "y")  # quit without saving
         await closed(pilot)
         assert screen.editor.is_dirty
@@ -111,20 +83,19 @@ async def test_nothing_is_kept_without_edits_or_on_a_quit_the_person_chose(tmp_p
 # -- offering back ----------------------------------------------------------------------------
 
 
-async def test_a_kept_draft_comes_back_dirty_and_saving_it_removes_the_file(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, second = make_store(root)
+async def test_a_kept_draft_comes_back_dirty_and_saving_it_removes_the_file(
+    root: Path, two: TwoMemories
+) -> None:
+    _, first, second = two
     path = kept(root, second, "About me [b]", "Backend developer in Porto.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the draft to come back")
         editor = screen.editor
         assert editor.is_dirty and editor.title_input.value == "About me [b]"
         assert editor.text_area.text == "Backend developer in Porto."
         assert screen.table.current_id == second.id
         assert screen.focused is editor.text_area
-        assert messages(app)[-1] == (
+        assert notices(app)[-1] == (
             "Your unsaved edits to “About me [b]” were kept when the app was closed. "
             "They are back in the editor: Ctrl+S saves them, Ctrl+R drops them."
         )
@@ -138,13 +109,12 @@ async def test_a_kept_draft_comes_back_dirty_and_saving_it_removes_the_file(tmp_
     assert MemoryStore(root).get(GLOBAL, first.id) == first
 
 
-async def test_dropping_a_kept_draft_removes_the_file_and_keeps_the_memory(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, _ = make_store(root)
+async def test_dropping_a_kept_draft_removes_the_file_and_keeps_the_memory(
+    root: Path, two: TwoMemories
+) -> None:
+    first = two.first
     path = kept(root, first, first.title, "Reply at length.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft to come back")
         await pilot.press("ctrl+r")
         await settle(pilot)
@@ -153,20 +123,17 @@ async def test_dropping_a_kept_draft_removes_the_file_and_keeps_the_memory(tmp_p
     assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
 
 
-async def test_a_draft_of_a_memory_changed_on_disk_asks_as_any_conflict(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store, first, _ = make_store(root)
+async def test_a_draft_of_a_memory_changed_on_disk_asks_as_any_conflict(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
     path = kept(root, first, first.title, "Reply in short bullet points. Mine.")
     file = store.memory_path(GLOBAL, first.id)  # changed by another program meanwhile
     file.write_text(file.read_text("utf-8").replace("short bullet", "THEIR"), "utf-8")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
         assert (
             "Your unsaved edits to “Reply language” were kept when the app was closed, and the memory "
             "changed on disk since. They are back in the editor: Ctrl+S saves them, Ctrl+R drops them."
-        ) in messages(app)
+        ) in notices(app)
         await pilot.click("#mine")
         await settle(pilot)
         assert screen.editor.is_dirty and path.exists()
@@ -180,14 +147,11 @@ async def test_a_draft_of_a_memory_changed_on_disk_asks_as_any_conflict(tmp_path
     assert external == ["Reply in THEIR points."]
 
 
-async def test_reloading_theirs_drops_the_kept_draft(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store, first, _ = make_store(root)
+async def test_reloading_theirs_drops_the_kept_draft(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
     path = kept(root, first, first.title, "Mine.")
     store.change(GLOBAL, first.id, text="Theirs.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
         await pilot.press("r")
         await settle(pilot)
@@ -195,19 +159,18 @@ async def test_reloading_theirs_drops_the_kept_draft(tmp_path: Path) -> None:
         assert not path.exists()
 
 
-async def test_a_draft_of_a_deleted_memory_is_offered_and_saving_creates_it_again(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store, first, _ = make_store(root)
+async def test_a_draft_of_a_deleted_memory_is_offered_and_saving_creates_it_again(
+    root: Path, two: TwoMemories
+) -> None:
+    store, first, _ = two
     path = kept(root, first, "Reply language", "Reply in Portuguese.")
     store.delete(GLOBAL, first.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.orphan, "the draft to come back")
         editor = screen.editor
         assert editor.is_dirty and editor.text_area.text == "Reply in Portuguese."
         assert "deleted on disk" in static_text(editor.query_one("#editor-heading"))
-        assert messages(app)[-1] == (
+        assert notices(app)[-1] == (
             "Your unsaved edits to “Reply language” were kept when the app was closed, but the memory "
             "was deleted on disk since. They are back in the editor; saving them creates it again."
         )
@@ -218,16 +181,13 @@ async def test_a_draft_of_a_deleted_memory_is_offered_and_saving_creates_it_agai
     assert "Reply in Portuguese." in texts
 
 
-async def test_a_new_memory_draft_comes_back_in_its_workspace(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
+@pytest.mark.usefixtures("two")
+async def test_a_new_memory_draft_comes_back_in_its_workspace(root: Path) -> None:
     path = kept(root, None, "Stack", "Django and HTMX.", scope="web")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
         assert screen.scope == "web" and screen.editor.scope == "web"
-        assert messages(app)[-1].startswith("Your new memory “Stack” in web was not saved")
+        assert notices(app)[-1].startswith("Your new memory “Stack” in web was not saved")
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not path.exists()
@@ -235,36 +195,28 @@ async def test_a_new_memory_draft_comes_back_in_its_workspace(tmp_path: Path) ->
     assert (memory.title, memory.text) == ("Stack", "Django and HTMX.")
 
 
-async def test_several_drafts_come_back_newest_first_one_per_start(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, second = make_store(root)
+async def test_several_drafts_come_back_newest_first_one_per_start(root: Path, two: TwoMemories) -> None:
+    _, first, second = two
     older = kept(root, first, first.title, "Older draft.")
     newer = kept(root, second, second.title, "Newer draft.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         assert screen.editor.memory_id == second.id
-        assert messages(app)[-1].endswith("1 more draft waits: one comes back each time the app starts.")
+        assert notices(app)[-1].endswith("1 more draft waits: one comes back each time the app starts.")
         await pilot.press("ctrl+s")
         await settle(pilot)
     assert older.exists() and not newer.exists()
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the other draft")
         assert screen.editor.memory_id == first.id
         assert screen.editor.text_area.text == "Older draft."
 
 
-async def test_a_draft_kept_again_replaces_the_one_offered(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store, first, _ = make_store(root)
+async def test_a_draft_kept_again_replaces_the_one_offered(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
     path = kept(root, first, first.title, "Draft.")
     store.delete(GLOBAL, first.id)  # offered as a new memory: kept again under another name
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.orphan, "the draft")
         await pilot.press("end", *" More.")
         app.exit_from_outside()
@@ -290,18 +242,15 @@ async def test_a_draft_kept_again_replaces_the_one_offered(tmp_path: Path) -> No
     ids=["bytes", "foreign", "list", "other-root", "future", "too-large"],
 )
 async def test_a_damaged_foreign_or_huge_drafts_file_is_set_aside_with_a_notice(
-    tmp_path: Path, content: bytes
+    root: Path, content: bytes, two: TwoMemories
 ) -> None:
-    root = tmp_path / "oda"
-    _, first, _ = make_store(root)
+    first = two.first
     path = draft_path(root, GLOBAL, first.id)
     path.parent.mkdir(parents=True)
     path.write_bytes(content)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
-        await wait_until(pilot, lambda: bool(messages(app)), "the notice")
-        [notice] = messages(app)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
+        await wait_until(pilot, lambda: bool(notices(app)), "the notice")
+        [notice] = notices(app)
         assert notice.startswith("A kept draft could not be read (")
         assert notice.endswith(f"it was set aside as {path}.unreadable.")
         assert not screen.editor.is_dirty and app.is_running
@@ -309,32 +258,26 @@ async def test_a_damaged_foreign_or_huge_drafts_file_is_set_aside_with_a_notice(
     assert MemoryStore(root).get(GLOBAL, first.id) == first
 
 
-async def test_a_draft_with_wrong_fields_is_set_aside(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, _ = make_store(root)
+async def test_a_draft_with_wrong_fields_is_set_aside(root: Path, two: TwoMemories) -> None:
+    first = two.first
     path = kept(root, first, first.title, "Mine.")
     data = json.loads(path.read_text("utf-8"))
     data["memory_id"] = "../../etc"
     path.write_text(json.dumps(data), "utf-8")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
-        await wait_until(pilot, lambda: bool(messages(app)), "the notice")
-        assert "its fields are not a draft's" in messages(app)[0]
+    async with run_app(root, notifications=True) as (app, pilot, screen):
+        await wait_until(pilot, lambda: bool(notices(app)), "the notice")
+        assert "its fields are not a draft's" in notices(app)[0]
         assert not screen.editor.is_dirty
 
 
 @pytest.mark.parametrize("scope", [GLOBAL, "web"])
 async def test_a_new_memory_draft_comes_back_without_a_question_where_the_list_has_rows(
-    tmp_path: Path, scope: str | None
+    root: Path, scope: str | None, two: TwoMemories
 ) -> None:
-    root = tmp_path / "oda"
-    store, _, _ = make_store(root)
+    store = two.store
     store.create("web", "Stack", "Django.")
     path = kept(root, None, "Tea", "Green.", scope=scope)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
         await settle(pilot)
         assert app.screen is screen  # no question about discarding it
@@ -345,13 +288,10 @@ async def test_a_new_memory_draft_comes_back_without_a_question_where_the_list_h
     assert [m.title for m in MemoryStore(root).memories(scope)][-1] == "Tea"
 
 
-async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, _ = make_store(root)
+async def test_quitting_without_saving_a_draft_offered_back_drops_it(root: Path, two: TwoMemories) -> None:
+    first = two.first
     path = kept(root, first, first.title, "Mine.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         await pilot.press("ctrl+q", "y")  # the person chose: quit without saving
         await closed(pilot)
@@ -359,13 +299,12 @@ async def test_quitting_without_saving_a_draft_offered_back_drops_it(tmp_path: P
     assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
 
 
-async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    _, first, _ = make_store(root)
+async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen(
+    root: Path, two: TwoMemories
+) -> None:
+    first = two.first
     kept(root, first, first.title, "Mine.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(80, 24)) as (_, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_dirty, "the draft")
         await settle(pilot)
         assert screen.has_class("-narrow") and screen.has_class("-detail")
@@ -373,17 +312,11 @@ async def test_on_a_narrow_terminal_the_draft_comes_back_in_the_editor_on_screen
 
 
 async def test_the_notice_names_the_keys_as_the_keymap_has_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, config_folder: Path, two: TwoMemories
 ) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text("editor.save: ctrl+w\neditor.revert: f5\n")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    root = tmp_path / "oda"
-    _, _, second = make_store(root)
+    write_raw(config_folder / "keymap.yaml", "editor.save: ctrl+w\neditor.revert: f5\n")
+    second = two.second
     kept(root, second, "About me", "Backend developer in Porto.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.memory_id == second.id, "the draft to come back")
-        assert messages(app)[-1].endswith("They are back in the editor: Ctrl+W saves them, F5 drops them.")
+        assert notices(app)[-1].endswith("They are back in the editor: Ctrl+W saves them, F5 drops them.")

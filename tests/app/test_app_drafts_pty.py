@@ -13,6 +13,9 @@ from oda_tui.own_files.drafts import FOLDER, read_draft
 from store import GLOBAL, MemoryStore
 from tests.support.pty import HANG_GUARD_SECONDS, PtyProcess, private_env
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 #: Short: the editor wraps its text, and the words must show on one line.
 TYPED = "Zebra "
 #: On screen once the detail pane is mounted (its second tab's label).

@@ -32,8 +32,7 @@ sys.exit(main(sys.argv[1:]))
 HISTORY = b"History of"
 
 
-def test_h_typed_before_the_editor_pane_opens_history(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_h_typed_before_the_editor_pane_opens_history(tmp_path: Path, root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "Green tea", "Its text.")
     gate = tmp_path / "gate"
     env = private_env(tmp_path) | {"ODA_TEST_GATE": str(gate)}

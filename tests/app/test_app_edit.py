@@ -4,56 +4,47 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Input
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.dialogs.quit import QuitDialog
 from oda_tui.text.format import count
 from oda_tui.widgets.token_meter import TokenMeter
-from store import GLOBAL, MemoryStore
+from store import GLOBAL, Memory, MemoryStore
 from tests.support.app import (
     cell_text,
     closed,
+    focused,
     memory_file,
+    notices,
+    run_app,
+    screen_text,
     settle,
-    started,
     static_text,
     wait_until,
     write_raw,
 )
-
-
-def make_store(root: Path) -> MemoryStore:
-    store = MemoryStore(root)
-    store.create(GLOBAL, "Reply language", "Reply in short bullet points.")
-    store.create(GLOBAL, "About me", "Backend developer in Lisbon.")
-    store.create("web", "Stack", "Django and HTMX.", source="ai", session_id="s-1", via="chat")
-    return store
+from tests.support.stores import TwoMemories
 
 
 async def test_empty_store_says_how_to_add_the_first_memory(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "nothing-here", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "nothing-here") as (_, _, screen):
         hint = static_text(screen.query_one("#list-empty"))
         assert "There are no memories yet. Press n to add the first one" in hint
         assert screen.query_one("#list-pane").has_class("-empty")
 
 
-async def test_create_a_memory(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_create_a_memory(root: Path) -> None:
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("n")
         editor = screen.editor
         assert editor.is_new and screen.focused is editor.title_input
         await pilot.press(*"Tea", "enter")
-        assert screen.focused is editor.text_area
+        assert focused(screen) is editor.text_area
         await pilot.press(*"Green, no sugar.")
-        assert str(editor.query_one("#title-count").content) == "3/120"
-        assert str(editor.query_one("#text-count").content) == "16/2,000"
+        assert static_text(editor.query_one("#title-count")) == "3/120"
+        assert static_text(editor.query_one("#text-count")) == "16/2,000"
         await pilot.press("ctrl+s")
         await settle(pilot)
         [memory] = MemoryStore(root).memories(GLOBAL)
@@ -64,13 +55,9 @@ async def test_create_a_memory(tmp_path: Path) -> None:
         assert cell_text(screen, memory.id, "title") == "Tea"
 
 
-async def test_edit_a_memory_and_revert(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_edit_a_memory_and_revert(root: Path, two_and_web: TwoMemories) -> None:
+    first = two_and_web.first
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == first.id
         await pilot.press("enter")  # open in the editor: focus goes to the text
         editor = screen.editor
@@ -89,14 +76,12 @@ async def test_edit_a_memory_and_revert(tmp_path: Path) -> None:
         assert cell_text(screen, first.id, "length") == count(len(saved.text))
 
 
-async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
+async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(
+    root: Path, two_and_web: TwoMemories
+) -> None:
+    first = two_and_web.first
     expected = "A memory title is limited to 120 characters; this one has 130."
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         editor = screen.editor
         editor.title_input.focus()
         await wait_until(pilot, lambda: screen.focused is editor.title_input, "the title to have the focus")
@@ -105,21 +90,19 @@ async def test_refused_edit_shows_the_exact_message_and_keeps_the_edits(tmp_path
         await wait_until(pilot, lambda: editor.validation == expected, "the title's check")
         # Live, as the person types: the store's message word for word and a red counter.
         assert editor.validation == expected
-        assert str(editor.query_one("#title-count").content) == "130/120"
+        assert static_text(editor.query_one("#title-count")) == "130/120"
         assert editor.query_one("#title-count").has_class("-over")
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert editor.validation == expected
         assert editor.title_input.value == long_title  # the edits stay on screen
         assert editor.is_dirty
-        assert [n.message for n in app._notifications] == [expected]
+        assert notices(app) == [expected]
         assert MemoryStore(root).get(GLOBAL, first.id).title == "Reply language"
 
 
 async def test_refused_new_memory_without_text(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "oda") as (_, pilot, screen):
         await pilot.press("n", *"Only a title", "ctrl+s")
         await settle(pilot)
         assert "A memory needs some text." in screen.editor.validation
@@ -127,13 +110,9 @@ async def test_refused_new_memory_without_text(tmp_path: Path) -> None:
         assert screen.editor.is_new
 
 
-async def test_toggle_updates_row_meter_and_preview(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_toggle_updates_row_meter_and_preview(root: Path, two_and_web: TwoMemories) -> None:
+    store, first, _ = two_and_web
+    async with run_app(root) as (_, pilot, screen):
         preview = screen.query_one("#preview-text")
         assert static_text(preview) == store.chat_memory(None).text
         await pilot.press("t")
@@ -155,13 +134,9 @@ async def test_toggle_updates_row_meter_and_preview(tmp_path: Path) -> None:
         assert cell_text(screen, first.id, "on") == "on"
 
 
-async def test_the_switch_is_part_of_the_draft(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_the_switch_is_part_of_the_draft(root: Path, two_and_web: TwoMemories) -> None:
+    first = two_and_web.first
+    async with run_app(root) as (_, pilot, screen):
         screen.editor.switch.focus()
         await pilot.press("enter")
         await settle(pilot)
@@ -177,34 +152,22 @@ async def test_the_switch_is_part_of_the_draft(tmp_path: Path) -> None:
         assert not screen.editor.is_dirty
 
 
-async def test_turning_on_with_a_new_text_is_all_or_nothing(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    (root).mkdir(parents=True)
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
-    store = MemoryStore(root)
-    off = store.create(GLOBAL, "Off", "Short.", enabled=False)
-    store.create(GLOBAL, "Big", "x" * 1700)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
-        assert screen.editor.memory_id == off.id
+async def test_turning_on_with_a_new_text_is_all_or_nothing(root: Path, off_beside_big: Memory) -> None:
+    async with run_app(root) as (_, pilot, screen):
+        assert screen.editor.memory_id == off_beside_big.id
         screen.editor.text_area.load_text("y" * 900)  # on, this would take the chat over 500
         screen.editor.switch.focus()
         await pilot.press("enter", "ctrl+s")
         await settle(pilot)
         assert screen.editor.save_error is not None and "the limit is 500" in screen.editor.save_error
-        after = MemoryStore(root).get(GLOBAL, off.id)
+        after = MemoryStore(root).get(GLOBAL, off_beside_big.id)
         assert (after.enabled, after.text) == (False, "Short.")  # neither the switch nor the text
         assert screen.editor.is_dirty
 
 
-async def test_delete_asks_first(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_delete_asks_first(root: Path, two_and_web: TwoMemories) -> None:
+    _, first, second = two_and_web
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("d")
         assert isinstance(app.screen, ConfirmDialog)
         assert "Delete “Reply language” from Global?" in app.screen.question
@@ -221,13 +184,9 @@ async def test_delete_asks_first(tmp_path: Path) -> None:
         assert screen.editor.memory_id == second.id
 
 
-async def test_filter_as_you_type(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_filter_as_you_type(root: Path, two_and_web: TwoMemories) -> None:
+    _, first, second = two_and_web
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("slash")
         filter_input = screen.query_one("#filter", Input)
         assert screen.focused is filter_input
@@ -242,13 +201,11 @@ async def test_filter_as_you_type(tmp_path: Path) -> None:
         assert not filter_input.has_class("-shown")
 
 
-async def test_escape_in_the_list_clears_the_filter_and_the_title_keeps_the_scope(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_escape_in_the_list_clears_the_filter_and_the_title_keeps_the_scope(
+    root: Path, two_and_web: TwoMemories
+) -> None:
+    _, first, second = two_and_web
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("slash", *"lisbon", "enter")  # Enter: back to the list, filter kept
         assert screen.focused is screen.table
         assert screen.table.memory_ids == [second.id]
@@ -260,13 +217,10 @@ async def test_escape_in_the_list_clears_the_filter_and_the_title_keeps_the_scop
         assert screen.focused is screen.table
 
 
-async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
+async def test_scope_switch_updates_list_meter_and_preview(root: Path, two_and_web: TwoMemories) -> None:
+    store = two_and_web.store
     [stack] = store.memories("web")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         screen.scopes.focus()
         await pilot.press("down")
         await settle(pilot)
@@ -280,20 +234,14 @@ async def test_scope_switch_updates_list_meter_and_preview(tmp_path: Path) -> No
         assert "sessionId s-1" in static_text(screen.editor.query_one("#meta"))  # the field as named
 
 
-async def test_meter_over_the_limit_says_so_in_the_error_colour(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    root.mkdir(parents=True)
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
-    store = MemoryStore(root)
-    store.create(GLOBAL, "Small", "word " * 10)
+async def test_meter_over_the_limit_says_so_in_the_error_colour(root: Path, limited: MemoryStore) -> None:
+    limited.create(GLOBAL, "Small", "word " * 10)
     # Files written by hand are not held to the chat limit, so the chat can go over it.
     for i, memory_id in enumerate(("0000000a", "0000000b", "0000000c")):
-        write_raw(store.memory_path(GLOBAL, memory_id), memory_file(f"Big {i}", "word " * 190))
+        write_raw(limited.memory_path(GLOBAL, memory_id), memory_file(f"Big {i}", "word " * 190))
     tokens = MemoryStore(root).chat_tokens(None)
     assert tokens > 500
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         meter = screen.query_one(TokenMeter)
         assert meter.has_class("-over")
         assert meter.label.startswith(f"≈ {count(tokens)} / 500 tokens")
@@ -307,17 +255,11 @@ async def test_meter_over_the_limit_says_so_in_the_error_colour(tmp_path: Path) 
 
 
 async def test_a_change_over_the_chat_limit_is_refused_with_the_store_message(
-    tmp_path: Path,
+    root: Path, limited: MemoryStore
 ) -> None:
-    root = tmp_path / "oda"
-    root.mkdir(parents=True)
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
-    store = MemoryStore(root)
     for i in range(2):
-        store.create(GLOBAL, f"Note {i}", "word " * 180)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+        limited.create(GLOBAL, f"Note {i}", "word " * 180)
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("n", *"Note 3", "enter")
         screen.editor.text_area.insert("word " * 180)
         await pilot.press("ctrl+s")
@@ -329,13 +271,9 @@ async def test_a_change_over_the_chat_limit_is_refused_with_the_store_message(
         assert screen.editor.is_new and len(MemoryStore(root).memories(GLOBAL)) == 2
 
 
-async def test_leaving_unsaved_edits_asks_first(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_leaving_unsaved_edits_asks_first(root: Path, two_and_web: TwoMemories) -> None:
+    _, first, second = two_and_web
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Edited.", "escape")
         assert screen.focused is screen.table and screen.editor.is_dirty
         await pilot.press("down")
@@ -351,12 +289,9 @@ async def test_leaving_unsaved_edits_asks_first(tmp_path: Path) -> None:
         assert MemoryStore(root).get(GLOBAL, first.id).text == first.text
 
 
-async def test_quit_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+@pytest.mark.usefixtures("two_and_web")
+async def test_quit_with_unsaved_edits_asks_first(root: Path) -> None:
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", *"More", "ctrl+q")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("escape")
@@ -365,12 +300,9 @@ async def test_quit_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
         await closed(pilot)
 
 
-async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await started(pilot)
+@pytest.mark.usefixtures("two_and_web")
+async def test_narrow_terminal_shows_list_or_editor(root: Path) -> None:
+    async with run_app(root, size=(80, 24)) as (_, pilot, screen):
         assert screen.has_class("-narrow")
         detail, browse = screen.query_one("#detail"), screen.query_one("#browse")
         assert browse.display and not detail.display
@@ -386,13 +318,9 @@ async def test_narrow_terminal_shows_list_or_editor(tmp_path: Path) -> None:
         assert static_text(screen.query_one("#preview-text")).startswith("# Memory")
 
 
-async def test_a_row_with_unsaved_edits_is_marked(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_a_row_with_unsaved_edits_is_marked(root: Path, two_and_web: TwoMemories) -> None:
+    _, first, second = two_and_web
+    async with run_app(root) as (_, pilot, screen):
         assert cell_text(screen, first.id, "title") == first.title
         screen.editor.text_area.focus()
         await pilot.press("x")
@@ -406,13 +334,9 @@ async def test_a_row_with_unsaved_edits_is_marked(tmp_path: Path) -> None:
         assert cell_text(screen, first.id, "title") == first.title
 
 
-async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+async def test_save_and_quit_saves_first(root: Path, two_and_web: TwoMemories) -> None:
+    first = two_and_web.first
+    async with run_app(root) as (app, pilot, _):
         await pilot.press("enter", "end", *" More", "ctrl+q")
         assert isinstance(app.screen, QuitDialog)
         assert [str(b.label) for b in app.screen.query(Button)] == [
@@ -425,12 +349,9 @@ async def test_save_and_quit_saves_first(tmp_path: Path) -> None:
     assert MemoryStore(root).get(GLOBAL, first.id).text == first.text + " More"
 
 
-async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+@pytest.mark.usefixtures("two_and_web")
+async def test_save_and_quit_stays_when_the_store_refuses(root: Path) -> None:
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter")
         screen.editor.text_area.load_text("")  # a memory needs some text: the store refuses
         await pilot.press("ctrl+q", "s")
@@ -440,12 +361,9 @@ async def test_save_and_quit_stays_when_the_store_refuses(tmp_path: Path) -> Non
         assert screen.editor.save_error == "A memory needs some text."
 
 
-async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(60, 20)) as pilot:
-        screen = await started(pilot)
+@pytest.mark.usefixtures("two_and_web")
+async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(root: Path) -> None:
+    async with run_app(root, size=(60, 20)) as (app, pilot, screen):
         assert screen.scopes.outer_size.width <= 4  # a strip: its border and a column
         assert screen.table.outer_size.width >= 55  # the room goes to the titles
         screen.scopes.focus()
@@ -458,14 +376,10 @@ async def test_at_60_columns_the_scopes_pane_collapses_until_it_has_the_focus(tm
         assert screen.scopes.outer_size.width == 22  # wide enough: the pane is back for good
 
 
-async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_the_side_editor_reflows_when_the_window_widens(root: Path, store: MemoryStore) -> None:
     text = " ".join(f"word{i:02d}" for i in range(40))
     store.create(GLOBAL, "Long", text)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(60, 20)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(60, 20)) as (app, pilot, screen):
         await pilot.press("enter")  # narrow: the editor takes the whole window
 
         def shown() -> str:
@@ -479,19 +393,17 @@ async def test_the_side_editor_reflows_when_the_window_widens(tmp_path: Path) ->
             await wait_until(pilot, lambda: " ".join(shown().split()) == text, f"the text reflowed at {size}")
 
 
-async def test_a_notice_at_80x24_leaves_the_list_and_the_meter_readable(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        screen = await started(pilot)
+async def test_a_notice_at_80x24_leaves_the_list_and_the_meter_readable(
+    root: Path, two_and_web: TwoMemories
+) -> None:
+    _, first, second = two_and_web
+    async with run_app(root, size=(80, 24), notifications=True) as (app, pilot, screen):
         await pilot.press("t")
         await settle(pilot)
-        assert [n.message for n in app._notifications][-1] == f"“{first.title}” is turned off."
+        assert notices(app)[-1] == f"“{first.title}” is turned off."
 
         def shown() -> str:
-            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+            return screen_text(app)
 
         await wait_until(pilot, lambda: "is turned off." in shown(), "the notice on screen")
         shown_text = shown()

@@ -13,6 +13,9 @@ import pytest
 
 from tests.support.pty import HANG_GUARD_SECONDS, PtyProcess, private_env
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 #: Textual's own shutdown hung on a dead terminal about once in seven closes; twenty closes
 #: catch such a hang with about 95% certainty, and every run of the suite tries again.
 HANG_UPS = 14

@@ -7,23 +7,15 @@ from pathlib import Path
 import pytest
 from textual.widgets._footer import FooterKey
 
-from oda_tui.app import OdaApp
 from oda_tui.keys.actions import BY_ID
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started
-
-
-def footer_keys(app: OdaApp) -> dict[str, bool]:
-    """Each key the main screen's footer shows, and whether it is enabled."""
-    footer = app.main_screen.query_one(KeyFooter)
-    return {key.action: not key.disabled for key in footer.query(FooterKey)}
+from tests.support.app import footer_keys, run_app, settle
 
 
 async def test_the_footer_follows_focus_and_skips_repeats(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Text.")
     composes: list[int] = []
     real = KeyFooter.recompose
@@ -33,33 +25,28 @@ async def test_the_footer_follows_focus_and_skips_repeats(
         await real(self)
 
     monkeypatch.setattr(KeyFooter, "recompose", counting)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await settle(pilot)
-        assert footer_keys(app)["new_memory"] is True
+        assert footer_keys(screen)["new_memory"] is True
         before = len(composes)
         screen.refresh_bindings()  # the same keys: nothing to do
         await settle(pilot)
         assert len(composes) == before
-        assert footer_keys(app)["new_memory"] is True
+        assert footer_keys(screen)["new_memory"] is True
         await pilot.press("slash")  # typing in the filter: letter keys do not apply
         await settle(pilot)
         assert len(composes) == before + 1
-        assert footer_keys(app).get("new_memory", False) is False  # hidden or dimmed
+        assert footer_keys(screen).get("new_memory", False) is False  # hidden or dimmed
         await pilot.press("escape")
         await settle(pilot)
-        assert footer_keys(app)["new_memory"] is True
+        assert footer_keys(screen)["new_memory"] is True
 
 
-async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "One", "Text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(200, 40)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(200, 40)) as (_, pilot, screen):
         await settle(pilot)
-        wide = list(footer_keys(app))
+        wide = list(footer_keys(screen))
         # At 200 columns the keys that used to be hidden are there, in the registry's order.
         review, problems, deleted, duplicates, history, copy, move = (
             BY_ID[i].action
@@ -78,14 +65,14 @@ async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path
         for width in (80, 120):
             await pilot.resize_terminal(width, 40)
             await settle(pilot)
-            keys = list(footer_keys(app))
+            keys = list(footer_keys(screen))
             assert keys[-1] == wide[-1] == "command_palette"
             # Help and Quit always; the others are the first ones; all in the same order.
             assert {"help", "quit"} <= set(keys)
             assert keys == [k for k in wide if k in keys]
             others = [k for k in keys[:-1] if k not in ("help", "quit")]
             assert others == [k for k in wide[:-1] if k not in ("help", "quit")][: len(others)]
-            footer = app.main_screen.query_one(KeyFooter)
+            footer = screen.query_one(KeyFooter)
             shown = [k for k in footer.query(FooterKey) if not k.has_class("-command-palette")]
             # Every key shown whole, none cut by the palette's key at the right.
             palette = footer.query_one(".-command-palette")
@@ -94,14 +81,11 @@ async def test_the_footer_shows_the_keys_that_fit_in_order_of_use(tmp_path: Path
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
-async def test_help_and_a_way_out_are_always_in_the_footer(tmp_path: Path, size: tuple[int, int]) -> None:
-    root = tmp_path / "oda"
+async def test_help_and_a_way_out_are_always_in_the_footer(root: Path, size: tuple[int, int]) -> None:
     MemoryStore(root).create(GLOBAL, "One", "Text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=size) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=size) as (_, pilot, screen):
         await settle(pilot)
-        footer = app.main_screen.query_one(KeyFooter)
+        footer = screen.query_one(KeyFooter)
 
         def shown() -> dict[str, str]:
             return {k.action: k.key_display for k in footer.query(FooterKey) if not k.disabled}

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from oda_tui.app import OdaApp
 from store import GLOBAL, MemoryStore, entry_tokens
-from tests.support.app import cell_text, settle, started, static_text, wait_until, write_raw
+from tests.support.app import cell_text, run_app, settle, static_text, wait_until, write_raw, yaml_view
 
 FILE = (
     "---\n"
@@ -32,8 +31,7 @@ def made(tmp_path: Path) -> Path:
 
 async def test_the_editor_shows_every_field_and_the_one_token_figure(tmp_path: Path) -> None:
     root = made(tmp_path)
-    async with OdaApp(root, watch=False).run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         meta = static_text(screen.editor.query_one("#meta"))
         assert "saved by the agent" in meta and "sessionId chat-7f3a" in meta
         assert "created 2026-11-29" in meta and "updated 2026-11-29" in meta
@@ -54,13 +52,9 @@ async def test_the_editor_shows_every_field_and_the_one_token_figure(tmp_path: P
 async def test_f2_edits_the_block_as_yaml_with_the_stores_messages(tmp_path: Path) -> None:
     root = made(tmp_path)
     path = root / "global" / "0123abcd.md"
-    async with OdaApp(root, watch=False).run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         editor = screen.editor
-        editor.text_area.focus()
-        await pilot.press("f2")
-        await wait_until(pilot, lambda: editor.raw_mode, "the raw frontmatter view")
-        area = editor.frontmatter.area
+        area = await yaml_view(pilot, screen)
         assert area.text == FILE.split("---\n")[1].rstrip("\n")
         assert editor.frontmatter.problem is None
         # A typing mistake is named at once, in the store's words, and saving it is refused.
@@ -91,12 +85,9 @@ async def test_f2_edits_the_block_as_yaml_with_the_stores_messages(tmp_path: Pat
 
 async def test_an_unsaved_block_is_guarded_and_reverted(tmp_path: Path) -> None:
     root = made(tmp_path)
-    async with OdaApp(root, watch=False).run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         editor = screen.editor
-        editor.text_area.focus()
-        await pilot.press("f2")
-        await wait_until(pilot, lambda: editor.raw_mode, "the raw frontmatter view")
+        await yaml_view(pilot, screen)
         await pilot.press(*"x")
         assert editor.is_dirty
         await pilot.press("f2")  # refused while the block has unsaved edits

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import OptionList
+from rich.text import Text
+from textual.widgets import OptionList, Static
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
-from tests.support.app import poll_until, settle, started, static_text, wait_until
+from tests.support.app import notices, open_view, poll_until, run_app, settle, static_text, wait_until
 
 
 def test_word_diff_groups_a_reworded_sentence() -> None:
@@ -20,19 +20,12 @@ def test_word_diff_groups_a_reworded_sentence() -> None:
     assert diff.plain == "Keep it short. Use [bold] numbered lists."
 
 
-async def test_history_restore_and_undo(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_history_restore_and_undo(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Style", "First text.")
     store.change(GLOBAL, memory.id, text="Second text.")
     store.change(GLOBAL, memory.id, text="From a chat.", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
-        await pilot.press("h")
-        history = app.screen
-        assert isinstance(history, HistoryScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
+        history = await open_view(pilot, "h", HistoryScreen)
         options = history.query_one("#versions", OptionList)
         words = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert "from a chat" in words[0] and "in Settings" in words[1]
@@ -45,13 +38,16 @@ async def test_history_restore_and_undo(tmp_path: Path) -> None:
         assert history.versions[0].source == "undo"
         # Restore the first version.
         await pilot.press("end")
-        await wait_until(
-            pilot,
-            lambda: "First" in history.query_one("#version-diff").content.plain,
-            "the oldest version's diff",
-        )
+
+        def version_diff() -> Text:
+            diff = history.query_one("#version-diff", Static).content
+            assert isinstance(diff, Text)
+            return diff
+
+        await wait_until(pilot, lambda: "First" in version_diff().plain, "the oldest version's diff")
+        assert options.highlighted is not None
         assert history.versions[options.highlighted].text == "First text."
-        diff = history.query_one("#version-diff").content
+        diff = version_diff()
         assert "Second" in diff.plain and "First" in diff.plain
         await pilot.press("r")
         await settle(pilot)
@@ -65,17 +61,15 @@ async def test_history_restore_and_undo(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("u")
         await settle(pilot)
-        assert [n.message for n in app._notifications][-1] == "There is no change from a chat to undo."
+        assert notices(app)[-1] == "There is no change from a chat to undo."
 
 
-async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_change_finishing_after_its_screen_closed_is_still_reported(
+    root: Path, store: MemoryStore
+) -> None:
     memory = store.create(GLOBAL, "Style", "First text.")
     store.change(GLOBAL, memory.id, text="From a chat.", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("h")
         await settle(pilot)
         assert isinstance(app.screen, HistoryScreen)
@@ -86,25 +80,16 @@ async def test_a_change_finishing_after_its_screen_closed_is_still_reported(tmp_
         await settle(pilot)
         assert MemoryStore(root).get(GLOBAL, memory.id).text == "First text."
         assert screen.editor.text_area.text == "First text."
-        messages = [n.message for n in app._notifications]
+        messages = notices(app)
         assert "Undid the newest change from a chat." in messages
 
 
-async def test_restoring_the_current_text_says_so_and_writes_nothing(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_restoring_the_current_text_says_so_and_writes_nothing(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Style", "First text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await started(pilot)
-        await pilot.press("h")
-        history = app.screen
-        assert isinstance(history, HistoryScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30), notifications=True) as (app, pilot, _):
+        history = await open_view(pilot, "h", HistoryScreen)
         assert "This is the current text." in static_text(history.query_one("#version-head"))
         await pilot.press("r")
         await settle(pilot)
-        assert [n.message for n in app._notifications][-1] == (
-            "This version is the current text: nothing to restore."
-        )
+        assert notices(app)[-1] == ("This version is the current text: nothing to restore.")
     assert [v.source for v in MemoryStore(root).versions(GLOBAL, memory.id)] == ["settings"]

@@ -8,7 +8,6 @@ import pytest
 from rich.text import Text
 from textual.widgets import Static
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog, SecretDialog
 from oda_tui.own_files.review_marks import pending_review, reviewed_mark, state_path
 from oda_tui.screens.duplicates import DuplicatesScreen
@@ -17,21 +16,18 @@ from oda_tui.screens.review import ReviewScreen
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from store import GLOBAL, MemoryStore
 from store.write.rules import secret_refusal
-from tests.support.app import cell_text, settle, started, static_text, wait_until
+from tests.support.app import (
+    cell_text,
+    notices,
+    open_view,
+    run_app,
+    settle,
+    static_text,
+    sub_title,
+    wait_until,
+)
 
 PASSWORD_TEXT = "Wifi at the office: password: Hunter2-office!"
-
-
-def notices(app: OdaApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
-@pytest.fixture(autouse=True)
-def state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Review marks go to this test's own state folder."""
-    folder = tmp_path / "state"
-    monkeypatch.setenv("ODA_TUI_STATE", str(folder))
-    return folder
 
 
 def duplicate_store(root: Path) -> tuple[MemoryStore, str, str]:
@@ -44,19 +40,13 @@ def duplicate_store(root: Path) -> tuple[MemoryStore, str, str]:
     return store, tea.id, copy.id
 
 
-async def test_duplicates_keep_one_and_turn_the_others_off(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_duplicates_keep_one_and_turn_the_others_off(root: Path) -> None:
     _, tea, copy = duplicate_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await settle(pilot)
         assert cell_text(screen, tea, "on") == "on≡"
-        assert "duplicates ≡ (press D)" in screen.sub_title
-        await pilot.press("D")
-        view = app.screen
-        assert isinstance(view, DuplicatesScreen)
-        await settle(pilot)
+        assert "duplicates ≡ (press D)" in sub_title(screen)
+        view = await open_view(pilot, "D", DuplicatesScreen)
         assert [(g.kind, g.where) for g in view.groups] == [
             ("duplicate", "Global + web"),
             ("similar", "Global + web"),
@@ -85,19 +75,13 @@ async def test_duplicates_keep_one_and_turn_the_others_off(tmp_path: Path) -> No
         assert app.screen is screen
         assert cell_text(screen, tea, "on") == "off"
         # The marks follow once the disk has been quiet for a moment.
-        await wait_until(pilot, lambda: "(press D)" not in screen.sub_title, "the duplicates hint to go")
+        await wait_until(pilot, lambda: "(press D)" not in sub_title(screen), "the duplicates hint to go")
 
 
-async def test_duplicates_delete_the_others_after_a_confirmation(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_duplicates_delete_the_others_after_a_confirmation(root: Path) -> None:
     _, tea, copy = duplicate_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("D")
-        await settle(pilot)
-        view = app.screen
-        assert isinstance(view, DuplicatesScreen)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
+        view = await open_view(pilot, "D", DuplicatesScreen)
         await pilot.press("d")
         dialog = app.screen
         assert isinstance(dialog, ConfirmDialog)
@@ -114,11 +98,9 @@ async def test_duplicates_delete_the_others_after_a_confirmation(tmp_path: Path)
         assert [g.kind for g in view.groups] == ["similar"]
 
 
-async def test_secret_looking_text_asks_before_a_new_memory_is_saved(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+@pytest.mark.slow
+async def test_secret_looking_text_asks_before_a_new_memory_is_saved(root: Path) -> None:
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("n", *"Wifi", "enter", *PASSWORD_TEXT, "ctrl+s")
         await settle(pilot)
         dialog = app.screen
@@ -144,11 +126,8 @@ async def test_secret_looking_text_asks_before_a_new_memory_is_saved(tmp_path: P
         assert screen.table.memory_ids == [memory.id]
 
 
-async def test_the_stores_own_refusal_comes_before_the_secret_question(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_the_stores_own_refusal_comes_before_the_secret_question(root: Path) -> None:
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("n", *"password: Hunter2-office!", "ctrl+s")
         await settle(pilot)
         assert not isinstance(app.screen, SecretDialog)
@@ -156,13 +135,11 @@ async def test_the_stores_own_refusal_comes_before_the_secret_question(tmp_path:
         assert screen.editor.is_dirty and MemoryStore(root).memories(GLOBAL) == []
 
 
-async def test_secret_looking_text_asks_before_a_change_is_saved(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+@pytest.mark.slow
+async def test_secret_looking_text_asks_before_a_change_is_saved(root: Path) -> None:
     memory = MemoryStore(root).create(GLOBAL, "Deploy", "Deploy with fly deploy.")
-    app = OdaApp(root, watch=False)
     key = " Token: ghp_abcdefghijklmnopqrstuvwxyz0123456789"
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *key, "ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, SecretDialog)
@@ -183,17 +160,12 @@ async def test_secret_looking_text_asks_before_a_change_is_saved(tmp_path: Path)
         assert MemoryStore(root).get(GLOBAL, memory.id).text.endswith(" Done.")
 
 
-async def test_secret_looking_memories_are_warnings_in_the_problems_view(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_secret_looking_memories_are_warnings_in_the_problems_view(
+    root: Path, store: MemoryStore
+) -> None:
     memory = store.create("web", "Wifi", PASSWORD_TEXT, allow_secret=True)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
-        await pilot.press("exclamation_mark")
-        await settle(pilot)
-        view = app.screen
-        assert isinstance(view, ProblemsScreen)
+    async with run_app(root) as (_, pilot, _):
+        view = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         [entry] = view.entries
         assert (entry.kind, entry.path, entry.scope) == ("secret", memory.path, "web")
         head = static_text(view.query_one("#problem-head"))
@@ -213,18 +185,12 @@ def review_store(root: Path) -> tuple[MemoryStore, list[str]]:
     return store, [created.id, changed.id, doomed.id]
 
 
-async def test_review_accept_turn_off_and_delete(tmp_path: Path, state_folder: Path) -> None:
-    root = tmp_path / "oda"
+async def test_review_accept_turn_off_and_delete(root: Path, state_folder: Path) -> None:
     store, (created, changed, doomed) = review_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
-        assert "3 to review (press r)" in screen.sub_title
-        await pilot.press("r")
-        view = app.screen
-        assert isinstance(view, ReviewScreen)
-        await settle(pilot)
+        assert "3 to review (press r)" in sub_title(screen)
+        view = await open_view(pilot, "r", ReviewScreen)
         assert [i.memory.id for i in view.items] == [created, changed, doomed]
         assert "The agent wrote:" in static_text(view.query_one("#review-head"))
         # The diff of what the agent changed: the person's version struck, the chat's added.
@@ -259,25 +225,18 @@ async def test_review_accept_turn_off_and_delete(tmp_path: Path, state_folder: P
         assert pending_review(MemoryStore(root)) == []
         await pilot.press("escape")
         await settle(pilot)
-        await wait_until(pilot, lambda: "to review" not in screen.sub_title, "the review hint to go")
+        await wait_until(pilot, lambda: "to review" not in sub_title(screen), "the review hint to go")
 
 
 async def test_review_shows_a_chat_change_to_the_persons_own_memory(
-    tmp_path: Path, state_folder: Path
+    root: Path, store: MemoryStore, state_folder: Path
 ) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
     mine = store.create(GLOBAL, "Tea", "Green tea, no sugar.")  # saved by the person
     store.change(GLOBAL, mine.id, text="Black tea, two sugars.", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         await settle(pilot)
-        assert "1 to review (press r)" in screen.sub_title
-        await pilot.press("r")
-        view = app.screen
-        assert isinstance(view, ReviewScreen)
-        await settle(pilot)
+        assert "1 to review (press r)" in sub_title(screen)
+        view = await open_view(pilot, "r", ReviewScreen)
         assert [i.memory.id for i in view.items] == [mine.id]
         head = static_text(view.query_one("#review-head"))
         assert "“Tea” in Global, saved by you." in head and "Changed by a chat" in head
@@ -286,12 +245,9 @@ async def test_review_shows_a_chat_change_to_the_persons_own_memory(
         assert diff.plain == word_diff("Green tea, no sugar.", "Black tea, two sugars.").plain
 
 
-async def test_review_edit_opens_the_memory_in_the_editor(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_review_edit_opens_the_memory_in_the_editor(root: Path) -> None:
     _, (_, changed, _) = review_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("r")
         await settle(pilot)
         await pilot.press("down", "e")
@@ -312,13 +268,11 @@ async def test_duplicate_marks_follow_outside_changes_once_the_disk_is_quiet(tmp
     root = tmp_path / "oda"
     store = MemoryStore(root)
     tea = store.create(GLOBAL, "Tea", "Green tea, no sugar.")
-    app = OdaApp(root)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True, size=(100, 30)) as (_, pilot, screen):
         await settle(pilot)
         assert cell_text(screen, tea.id, "on") == "on"
         write_raw(root / "global" / "0000beef.md", memory_file("Tea again", "green TEA -- no sugar"))
         await wait_until(pilot, lambda: cell_text(screen, tea.id, "on") == "on≡", "the duplicate mark")
-        assert "duplicates ≡ (press D)" in screen.sub_title
+        assert "duplicates ≡ (press D)" in sub_title(screen)
         (root / "global" / "0000beef.md").unlink()
         await wait_until(pilot, lambda: cell_text(screen, tea.id, "on") == "on", "the mark to go")

@@ -9,21 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oda_tui.app import OdaApp
 from oda_tui.cli.output import visible
 from oda_tui.text.invisible import BIDI_CONTROLS, ZERO_WIDTH
 from oda_tui.text.safe import clean_block, clean_line, restore_controls
 from store import GLOBAL, MemoryStore, entry_tokens
-from tests.support.app import settle, started, static_text
+from tests.support.app import run_app, screen_text, settle, static_text
 from tests.support.pty import PtyProcess, private_env
 
 RLO_TITLE = "invoice \u202egnp.exe\u202c done"
 HIDDEN_TEXT = "pass\u200bword and \u2066isolated\u2069 and\u200e marks\ufeff"
 INVISIBLE = BIDI_CONTROLS + ZERO_WIDTH
-
-
-def _screen_text(app: OdaApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 @pytest.mark.parametrize("char", list(INVISIBLE))
@@ -40,13 +35,11 @@ def test_an_edit_of_shown_text_saves_the_characters_it_had(original: str) -> Non
     assert restore_controls(clean_block(original), original) == original
 
 
-async def test_a_bidi_title_and_zero_width_text_never_reach_the_screen_raw(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_bidi_title_and_zero_width_text_never_reach_the_screen_raw(
+    root: Path, store: MemoryStore
+) -> None:
     memory = store.create(GLOBAL, RLO_TITLE, HIDDEN_TEXT)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         assert screen.editor.memory_id == memory.id
         assert screen.editor.title_input.value == "invoice \\u202egnp.exe\\u202c done"
         assert "\\u200b" in screen.editor.text_area.text
@@ -54,7 +47,7 @@ async def test_a_bidi_title_and_zero_width_text_never_reach_the_screen_raw(tmp_p
         for strip in app.screen._compositor.render_strips():
             for segment in strip:
                 assert not set(segment.text) & set(INVISIBLE), repr(segment.text)
-        assert "invoice \\u202egnp.exe\\u202c done" in _screen_text(app)
+        assert "invoice \\u202egnp.exe\\u202c done" in screen_text(app)
         # An edit elsewhere keeps the characters the file had.
         area = screen.editor.text_area
         area.focus()
@@ -66,17 +59,13 @@ async def test_a_bidi_title_and_zero_width_text_never_reach_the_screen_raw(tmp_p
         assert (saved.title, saved.text) == (RLO_TITLE, HIDDEN_TEXT + "!")
 
 
-async def test_counts_are_what_the_store_keeps(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_counts_are_what_the_store_keeps(root: Path, store: MemoryStore) -> None:
     title = "a C1 control \x9b in it!"  # 21 characters, shown as 24
     text = "  " + "x" * 77 + "\n\n"  # 77 characters once trimmed, as the store keeps it
     memory = store.create(GLOBAL, title, text)
     off = store.create(GLOBAL, "Off one", "a memory that is off adds nothing")
     store.set_enabled(GLOBAL, off.id, False)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == memory.id
         assert len(screen.editor.title_input.value) == 24
         assert static_text(screen.editor.query_one("#title-count")) == "21/120"
@@ -92,8 +81,7 @@ async def test_counts_are_what_the_store_keeps(tmp_path: Path) -> None:
         )
 
 
-def test_the_real_terminal_receives_no_bidi_control(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_the_real_terminal_receives_no_bidi_control(tmp_path: Path, root: Path) -> None:
     MemoryStore(root).create(GLOBAL, RLO_TITLE, HIDDEN_TEXT)
     app = PtyProcess(["--root", str(root)], private_env(tmp_path), size=(120, 40))
     try:

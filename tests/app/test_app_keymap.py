@@ -8,15 +8,15 @@ import pytest
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
-from oda_tui.app import OdaApp
 from oda_tui.config.keymap import KeymapLoad, load_keymap, parse_keymap
 from oda_tui.keys.actions import ACTIONS, Place
 from oda_tui.keys.bindings import palette_actions
 from oda_tui.keys.clashes import without_clashes
+from oda_tui.screens.base import SubScreen
 from oda_tui.screens.help import HelpScreen
 from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import notices, open_view, run_app, settle, wait_until, write_raw
 
 
 def test_each_line_stands_on_its_own(tmp_path: Path) -> None:
@@ -108,48 +108,37 @@ SUB_SCREENS = [
 
 @pytest.mark.parametrize(("key", "place", "one_id"), SUB_SCREENS)
 async def test_help_works_on_every_screen_with_its_own_keys_first(
-    tmp_path: Path, key: str, place: Place, one_id: str
+    root: Path, key: str, place: Place, one_id: str
 ) -> None:
-    root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.", source="ai")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
-        await pilot.press(key)
-        await settle(pilot)
-        sub = app.screen
-        assert type(sub).HELP_PLACE is place  # type: ignore[attr-defined]
+    async with run_app(root) as (app, pilot, screen):
+        sub = await open_view(pilot, key, SubScreen)
+        assert type(sub).HELP_PLACE is place
         for help_key in ("question_mark", "f1"):
             await pilot.press(help_key)
-            assert isinstance(app.screen, HelpScreen)
-            (first_title, first_rows), *_ = app.screen.sections
+            shown = app.screen
+            assert isinstance(shown, HelpScreen)
+            (first_title, first_rows), *_ = shown.sections
             assert first_title == place.value
             ids = [ident for _keys, _what, ident in first_rows]
             assert ids == [a.id for a in ACTIONS if a.place is place] and one_id in ids
-            listed = {ident for _title, rows in app.screen.sections for _keys, _what, ident in rows}
+            listed = {ident for _title, rows in shown.sections for _keys, _what, ident in rows}
             assert "screen.help" in listed and "app.quit" in listed
             await pilot.press("escape")
             assert app.screen is sub
 
 
 async def test_the_main_help_lists_every_screens_keys(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await started(pilot)
+    async with run_app(tmp_path / "oda") as (app, pilot, _):
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
         listed = {ident for _title, rows in app.screen.sections for _keys, _what, ident in rows}
         assert {a.id for a in ACTIONS if a.place is not Place.HELP} <= listed
 
 
-async def test_a_remapped_key_runs_its_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text("memory.new: ctrl+n\n")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_a_remapped_key_runs_its_action(root: Path, config_folder: Path) -> None:
+    write_raw(config_folder / "keymap.yaml", "memory.new: ctrl+n\n")
+    async with run_app(root) as (_, pilot, screen):
         await pilot.press("n")  # the old key no longer makes a memory
         await settle(pilot)
         assert not screen.editor.is_new
@@ -160,23 +149,18 @@ async def test_a_remapped_key_runs_its_action(tmp_path: Path, monkeypatch: pytes
         await settle(pilot)
 
 
-async def test_a_keymap_that_forgives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_keymap_that_forgives(root: Path, config_folder: Path) -> None:
     """A bad line, a misspelled key and a clash are each named in a notice; every other line
     applies, the defaults stay for what was refused, and a remapped action keeps its place in
     the footer."""
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text(
-        "this line is not a mapping\nmemory.new: ctrl+n\nmemory.history: ctlr+h\nmemory.toggle: d\n"
+    write_raw(
+        config_folder / "keymap.yaml",
+        "this line is not a mapping\nmemory.new: ctrl+n\nmemory.history: ctlr+h\nmemory.toggle: d\n",
     )
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await settle(pilot)
-        messages = [n.message for n in app._notifications]
+        messages = notices(app)
         for line, words in (
             (1, "is not “binding.id: keys”"),
             (3, "“ctlr+h” is not a key"),
@@ -214,17 +198,11 @@ async def test_a_keymap_that_forgives(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 async def test_a_remapped_ctrl_key_works_while_the_filter_has_the_focus(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, config_folder: Path
 ) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text("memory.new: ctrl+n\nmemory.toggle: ctrl+t,t\n")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    root = tmp_path / "oda"
+    write_raw(config_folder / "keymap.yaml", "memory.new: ctrl+n\nmemory.toggle: ctrl+t,t\n")
     MemoryStore(root).create(GLOBAL, "Notes", "Some text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("slash", "n", "o", "t")
         await settle(pilot)
         filter_input = screen.query_one("#filter", Input)
@@ -240,9 +218,7 @@ async def test_a_remapped_ctrl_key_works_while_the_filter_has_the_focus(
 
 
 async def test_every_key_comes_from_the_registry(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(tmp_path / "oda") as (app, pilot, screen):
         bound = {b.id for _key, b in screen._bindings} | {b.id for _key, b in app._bindings}
         bound |= {b.id for _key, b in screen.table._bindings}
         main_ids = {a.id for a in ACTIONS if a.place in (Place.MAIN, Place.APP, Place.LIST)}

@@ -6,58 +6,41 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets._footer import FooterKey
 
 from oda_tui.app import OdaApp
 from oda_tui.screens.history import HistoryScreen
 from oda_tui.screens.main.detail_mount import DetailMount
-from oda_tui.widgets.key_footer import KeyFooter
 from store import GLOBAL, MemoryStore
-from tests.support.app import main_screen, settle, started, wait_until
+from tests.support.app import main_screen, offered, run_app, settle, wait_until
 
 
-def offered(app: OdaApp) -> set[str]:
-    """The actions the main screen's footer offers (shown and enabled)."""
-    footer = app.main_screen.query_one(KeyFooter)
-    return {key.action for key in footer.query(FooterKey) if not key.disabled}
-
-
-async def test_an_empty_store_offers_only_what_works(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(200, 40)) as pilot:
-        await started(pilot)
+async def test_an_empty_store_offers_only_what_works(root: Path) -> None:
+    async with run_app(root, size=(200, 40)) as (_, pilot, screen):
         await settle(pilot)
-        keys = offered(app)
+        keys = offered(screen)
         assert {"new_memory", "filter", "help", "quit"} <= keys
         nothing_to_act_on = {"choose", "toggle_memory", "delete_memory"}
         assert not keys & (nothing_to_act_on | {"open_history"})
         await pilot.press("n", "O", "n", "e", "tab", "tab", "x", "ctrl+s")  # a first memory
         await wait_until(pilot, lambda: bool(MemoryStore(root).memories(GLOBAL)), "saved")
-        app.main_screen.table.focus()
-        await wait_until(pilot, lambda: "open_history" in offered(app), "History offered")
-        assert nothing_to_act_on <= offered(app)
+        screen.table.focus()
+        await wait_until(pilot, lambda: "open_history" in offered(screen), "History offered")
+        assert nothing_to_act_on <= offered(screen)
 
 
-async def test_filter_is_not_offered_while_a_text_field_has_the_focus(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_filter_is_not_offered_while_a_text_field_has_the_focus(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
-        assert "filter" in offered(app)
+    async with run_app(root) as (_, pilot, screen):
+        assert "filter" in offered(screen)
         screen.editor.title_input.focus()
-        await wait_until(pilot, lambda: "filter" not in offered(app), "/ no longer offered")
+        await wait_until(pilot, lambda: "filter" not in offered(screen), "/ no longer offered")
         await pilot.press("slash")
         assert screen.editor.title_input.value == "One/"  # it types
 
 
-async def test_t_on_the_switch_is_an_edit_like_space(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_t_on_the_switch_is_an_edit_like_space(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (_, pilot, screen):
         editor = screen.editor
         for key in ("t", "space"):
             editor.switch.focus()
@@ -78,9 +61,8 @@ async def test_t_on_the_switch_is_an_edit_like_space(tmp_path: Path) -> None:
 
 
 async def test_a_key_pressed_before_the_editor_pane_is_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
     held: list[DetailMount] = []
     real_start = DetailMount.start
@@ -98,12 +80,9 @@ async def test_a_key_pressed_before_the_editor_pane_is_kept(
         )
 
 
-async def test_narrowing_with_the_preview_open_keeps_the_focus_on_screen(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_narrowing_with_the_preview_open_keeps_the_focus_on_screen(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("p")  # the chat preview beside the list, the focus in the list
         await settle(pilot)
         await pilot.resize_terminal(80, 24)
@@ -114,17 +93,15 @@ async def test_narrowing_with_the_preview_open_keeps_the_focus_on_screen(tmp_pat
         await wait_until(pilot, lambda: app.focused is screen.editor.text_area, "the editor")
 
 
-async def test_the_keys_on_a_memory_go_when_another_program_removes_the_last_one(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_the_keys_on_a_memory_go_when_another_program_removes_the_last_one(
+    root: Path, store: MemoryStore
+) -> None:
     only = store.create(GLOBAL, "One", "Its text.")
-    app = OdaApp(root)
-    async with app.run_test(size=(200, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True, size=(200, 40)) as (_, pilot, screen):
         screen.table.focus()
         on_a_memory = {"choose", "toggle_memory", "delete_memory"}
-        await wait_until(pilot, lambda: on_a_memory <= offered(app), "the keys on a memory offered")
+        await wait_until(pilot, lambda: on_a_memory <= offered(screen), "the keys on a memory offered")
         store.memory_path(GLOBAL, only.id).unlink()
         await wait_until(pilot, lambda: screen.table.row_count == 0, "the list emptied")
         assert screen.table.has_focus
-        await wait_until(pilot, lambda: not offered(app) & on_a_memory, "the keys on a memory gone")
+        await wait_until(pilot, lambda: not offered(screen) & on_a_memory, "the keys on a memory gone")

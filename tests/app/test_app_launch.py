@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.support.pty import private_env
 
@@ -75,7 +76,7 @@ OPENING = {
 }
 
 
-def open_with_stand_in(tmp: Path, *args: str) -> tuple[int, dict[str, object], str]:
+def open_with_stand_in(tmp: Path, *args: str) -> tuple[int, dict[str, Any], str]:
     report = tmp / "report.json"
     done = subprocess.run(
         [sys.executable, "-c", STAND_IN, str(report), *args],
@@ -91,15 +92,14 @@ def open_with_stand_in(tmp: Path, *args: str) -> tuple[int, dict[str, object], s
 def test_a_bare_start_reads_the_store_before_textual_and_imports_no_subcommand(tmp_path: Path) -> None:
     code, report, err = open_with_stand_in(tmp_path, "--root", str(tmp_path / "oda"))
     assert code == 0, err
-    loaded = {m for m in report["loaded"] if m.split(".")[0] != "store"}  # type: ignore[union-attr]
+    loaded = {m for m in report["loaded"] if m.split(".")[0] != "store"}
     assert loaded <= OPENING, sorted(loaded - OPENING)
-    assert "store.memory_store" in report["loaded"]  # type: ignore[operator]
+    assert "store.memory_store" in report["loaded"]
     # The app was handed the store's first read, begun before Textual was imported.
     assert (report["read_root"], report["read_done"]) == (str(tmp_path / "oda"), True)
 
 
-def test_a_root_that_is_a_file_is_refused_before_the_app_opens(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_a_root_that_is_a_file_is_refused_before_the_app_opens(tmp_path: Path, root: Path) -> None:
     root.write_text("not a folder")
     code, report, err = open_with_stand_in(tmp_path, "--root", str(root))
     assert (code, report, err) == (2, {}, f"The store root {root} is not a folder.\n")

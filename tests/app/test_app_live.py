@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from textual.content import Content
 from textual.widgets import Static
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConflictDialog
 from oda_tui.session.first_read import FirstRead
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, memory_file, settle, started, wait_until, write_raw
-
-
-def make_store(root: Path) -> MemoryStore:
-    store = MemoryStore(root)
-    store.create(GLOBAL, "Reply language", "Reply in short bullet points.")
-    store.create(GLOBAL, "About me", "Backend developer in Lisbon.")
-    return store
+from tests.support.app import cell_text, memory_file, run_app, settle, sub_title, wait_until, write_raw
+from tests.support.stores import TwoMemories
 
 
 def edit_outside(path: Path, old: str, new: str) -> None:
@@ -27,13 +22,9 @@ def edit_outside(path: Path, old: str, new: str) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
 
-async def test_an_outside_edit_shows_without_losing_the_cursor(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_an_outside_edit_shows_without_losing_the_cursor(root: Path, two: TwoMemories) -> None:
+    store, first, second = two
+    async with run_app(root, watch=True) as (_, pilot, screen):
         await pilot.press("down")
         assert screen.table.current_id == second.id
         edit_outside(store.memory_path(GLOBAL, first.id), "Reply language", "Reply in Portuguese")
@@ -46,13 +37,9 @@ async def test_an_outside_edit_shows_without_losing_the_cursor(tmp_path: Path) -
         assert screen.editor.memory_id == second.id
 
 
-async def test_the_open_memory_reloads_silently_without_edits(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_the_open_memory_reloads_silently_without_edits(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
+    async with run_app(root, watch=True) as (app, pilot, screen):
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "long flowing")
         await wait_until(
             pilot,
@@ -63,19 +50,16 @@ async def test_the_open_memory_reloads_silently_without_edits(tmp_path: Path) ->
         assert not screen.editor.is_dirty
 
 
-async def test_conflict_reload_theirs(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_conflict_reload_theirs(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
+    async with run_app(root, watch=True) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Mine.")
         assert screen.editor.is_dirty
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "THEIR")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
         # The dialog shows what differs, from theirs to mine, word by word.
         diff = app.screen.query_one("#conflict-diff-text", Static).render()
+        assert isinstance(diff, Content)
         assert diff.plain == "Reply in THEIR short bullet points. Mine."
         struck = word_diff("Reply in THEIR points.", "Reply in short bullet points. Mine.")
         assert [struck.plain[sp.start : sp.end] for sp in struck.spans] == ["THEIR", "short bullet", " Mine."]
@@ -86,13 +70,9 @@ async def test_conflict_reload_theirs(tmp_path: Path) -> None:
         assert not screen.editor.is_dirty
 
 
-async def test_conflict_keep_mine_saves_theirs_as_an_external_version(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_conflict_keep_mine_saves_theirs_as_an_external_version(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
+    async with run_app(root, watch=True) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Mine.")
         edit_outside(store.memory_path(GLOBAL, first.id), "short bullet", "THEIR")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
@@ -108,13 +88,9 @@ async def test_conflict_keep_mine_saves_theirs_as_an_external_version(tmp_path: 
         assert [v.text for v in external] == ["Reply in THEIR points."]
 
 
-async def test_new_workspace_problem_file_and_deletion_appear(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_new_workspace_problem_file_and_deletion_appear(root: Path, two: TwoMemories) -> None:
+    store, first, second = two
+    async with run_app(root, watch=True) as (_, pilot, screen):
         new_file = store.memory_path("notes", "abcdef12")
         write_raw(new_file, memory_file("From another program", "Hello."))
         await wait_until(
@@ -131,18 +107,14 @@ async def test_new_workspace_problem_file_and_deletion_appear(tmp_path: Path) ->
         )
         prompt = screen.scopes.get_option(option_id(GLOBAL)).prompt
         assert str(prompt).endswith(" ⚠1")
-        assert "1 problem file" in screen.sub_title
+        assert "1 problem file" in sub_title(screen)
         store.memory_path(GLOBAL, second.id).unlink()
         await wait_until(pilot, lambda: screen.table.memory_ids == [first.id], "the deleted file to go")
 
 
-async def test_deleting_the_open_memory_on_disk_keeps_unsaved_edits(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first, second = store.memories(GLOBAL)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_deleting_the_open_memory_on_disk_keeps_unsaved_edits(root: Path, two: TwoMemories) -> None:
+    store, first, _ = two
+    async with run_app(root, watch=True) as (_, pilot, screen):
         await pilot.press("enter", "end", *" Keep me.")
         store.memory_path(GLOBAL, first.id).unlink()
         await wait_until(pilot, lambda: screen.editor.orphan, "the editor to notice")
@@ -153,14 +125,11 @@ async def test_deleting_the_open_memory_on_disk_keeps_unsaved_edits(tmp_path: Pa
         assert "Reply in short bullet points. Keep me." in texts
 
 
-async def test_a_burst_of_500_files_costs_one_repaint(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
+async def test_a_burst_of_500_files_costs_one_repaint(root: Path, two: TwoMemories) -> None:
+    store = two.store
     folder = store.memory_path(GLOBAL, "00000000").parent
     contents = [memory_file(f"Note {i}", f"Body {i}.") for i in range(500)]
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         before = screen.outside_repaints
         for i, content in enumerate(contents):
             (folder / f"{i:08x}.md").write_text(content, encoding="utf-8")
@@ -168,12 +137,9 @@ async def test_a_burst_of_500_files_costs_one_repaint(tmp_path: Path) -> None:
         assert screen.outside_repaints == before + 1
 
 
-async def test_own_saves_do_not_echo_back_as_outside_changes(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+@pytest.mark.usefixtures("two")
+async def test_own_saves_do_not_echo_back_as_outside_changes(root: Path) -> None:
+    async with run_app(root, watch=True) as (app, pilot, screen):
         watcher = app.watcher
         assert watcher is not None
         batches = watcher.batches
@@ -185,31 +151,28 @@ async def test_own_saves_do_not_echo_back_as_outside_changes(tmp_path: Path) -> 
         assert not isinstance(app.screen, ConflictDialog)
 
 
-async def test_a_single_outside_write_shows_without_waiting_for_quiet(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_a_single_outside_write_shows_without_waiting_for_quiet(
+    root: Path, two: TwoMemories, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = two.store
+    async with run_app(root, watch=True) as (app, pilot, screen):
         watcher = app.watcher
         assert watcher is not None
         # The disk never goes quiet: only a refresh that paints at once (the leading edge)
         # can show the change; one that waits for a quiet period never would.
-        watcher.quiet_for = lambda: 0.0  # type: ignore[method-assign]
+        monkeypatch.setattr(watcher, "quiet_for", lambda: 0.0)
         write_raw(store.memory_path(GLOBAL, "abcdef12"), memory_file("From another program", "Hi."))
         await wait_until(pilot, lambda: screen.table.has_memory("abcdef12"), "the outside write to show")
         assert screen.outside_repaints == 1
         assert screen.table.painted_generation == screen.table.shown_generation
 
 
-async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = make_store(root)
-    first = store.memories(GLOBAL)[0]
+async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
+    root: Path, two: TwoMemories
+) -> None:
+    store, first, _ = two
     path = store.memory_path(GLOBAL, first.id)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (app, pilot, screen):
         editor = screen.editor
         await pilot.press("enter", "f2")
         await wait_until(pilot, lambda: editor.raw_mode, "the YAML view")
@@ -228,15 +191,12 @@ async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
         assert "mine" not in area.text and not editor.is_dirty
 
 
-async def test_a_file_written_after_the_first_read_and_before_the_watch_still_shows(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
+@pytest.mark.usefixtures("two")
+async def test_a_file_written_after_the_first_read_and_before_the_watch_still_shows(root: Path) -> None:
     first_read = FirstRead(root)
     assert first_read.wait(60) and first_read.snapshot is not None  # a hang guard only
     late = write_raw(root / "global" / "0123abcd.md", memory_file("Written meanwhile", "Before the watch."))
-    app = OdaApp(root, first_read=first_read)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, first_read=first_read, watch=True) as (app, _, screen):
         # The watch began after the read; its first comparison found the file written between.
         assert cell_text(screen, "0123abcd", "title") == "Written meanwhile"
         assert late.name in {m.path.name for m in app.session.store.memories(GLOBAL)}

@@ -4,39 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from rich.text import Text
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.review import ReviewScreen
 from oda_tui.text.diffing import word_diff
 from store import MemoryStore
-from tests.support.app import settle, started, static_text, wait_until
+from tests.support.app import open_view, run_app, settle, static_text, sub_title, wait_until
 from tests.support.mcp import connect, ok
 
 
-@pytest.fixture(autouse=True)
-def state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Review marks go to this test's own state folder."""
-    folder = tmp_path / "state"
-    monkeypatch.setenv("ODA_TUI_STATE", str(folder))
-    return folder
-
-
-async def test_a_memory_saved_through_the_server_waits_in_review(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_a_memory_saved_through_the_server_waits_in_review(root: Path) -> None:
     MemoryStore(root).create("web", "Mine", "Written by me.")
-    app = OdaApp(root, "web")  # watching the folder, as it does for a person
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    # Watching the folder, as it does for a person.
+    async with run_app(root, "web", watch=True) as (app, pilot, screen):
         async with connect(root, "web") as agent:
             saved = ok(await agent.call_tool("memory_save", {"title": "Stack", "text": "Django and HTMX."}))
-            await wait_until(pilot, lambda: "1 to review (press r)" in screen.sub_title, "the save to show")
-            await pilot.press("r")
-            view = app.screen
-            assert isinstance(view, ReviewScreen)
-            await settle(pilot)
+            await wait_until(pilot, lambda: "1 to review (press r)" in sub_title(screen), "the save to show")
+            view = await open_view(pilot, "r", ReviewScreen)
             assert [i.memory.id for i in view.items] == [saved["id"]]
             head = static_text(view.query_one("#review-head"))
             assert "The agent wrote:" in head
@@ -44,13 +29,12 @@ async def test_a_memory_saved_through_the_server_waits_in_review(tmp_path: Path)
             await pilot.press("a")
             await settle(pilot)
             await pilot.press("escape")
-            await wait_until(pilot, lambda: "to review" not in screen.sub_title, "the accept to show")
+            await wait_until(pilot, lambda: "to review" not in sub_title(screen), "the accept to show")
             ok(await agent.call_tool("memory_change", {"id": saved["id"], "text": "Django 5 and HTMX."}))
-            await wait_until(pilot, lambda: "1 to review (press r)" in screen.sub_title, "the change to show")
-            await pilot.press("r")
-            view = app.screen
-            assert isinstance(view, ReviewScreen)
-            await settle(pilot)
+            await wait_until(
+                pilot, lambda: "1 to review (press r)" in sub_title(screen), "the change to show"
+            )
+            view = await open_view(pilot, "r", ReviewScreen)
             head = static_text(view.query_one("#review-head"))
             assert "Changed by a chat" in head and "What the agent changed" in head
             diff = view.query_one("#review-diff", Static).content
@@ -58,19 +42,17 @@ async def test_a_memory_saved_through_the_server_waits_in_review(tmp_path: Path)
             assert diff.plain == word_diff("Django and HTMX.", "Django 5 and HTMX.").plain
 
 
-async def test_a_memory_the_agent_deleted_waits_in_review_and_can_be_restored(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_memory_the_agent_deleted_waits_in_review_and_can_be_restored(
+    root: Path, store: MemoryStore
+) -> None:
     mine = store.create("web", "Style", "Use tabs.")
     keep = store.create("web", "Keep", "Stays deleted once accepted.")
-    app = OdaApp(root, "web")
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "web", watch=True) as (app, pilot, screen):
         async with connect(root, "web") as agent:
             ok(await agent.call_tool("memory_delete", {"id": mine.id}))
             ok(await agent.call_tool("memory_delete", {"id": keep.id}))
             await wait_until(
-                pilot, lambda: "2 to review (press r)" in screen.sub_title, "the deletions to show"
+                pilot, lambda: "2 to review (press r)" in sub_title(screen), "the deletions to show"
             )
             await pilot.press("r")
             view = app.screen
@@ -78,7 +60,8 @@ async def test_a_memory_the_agent_deleted_waits_in_review_and_can_be_restored(tm
             await wait_until(pilot, lambda: len(view.items) == 2, "the review list")
             assert {i.memory.id for i in view.items} == {mine.id, keep.id}
             # Accept one deletion: it stays deleted and leaves the list.
-            view.query_one("#review-list").highlighted = [i.memory.id for i in view.items].index(keep.id)  # type: ignore[attr-defined]
+            listed = view.query_one("#review-list", OptionList)
+            listed.highlighted = [i.memory.id for i in view.items].index(keep.id)
             await settle(pilot)
             head = static_text(view.query_one("#review-head"))
             assert "Deleted by a chat" in head and "waits under Recently deleted" in head

@@ -6,26 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.dialogs.scope_picker import ScopePicker
 from store import GLOBAL, MemoryStore, StoreError
-from tests.support.app import cell_text, settle, started
+from tests.support.app import cell_text, notices, run_app, settle
 
 
-def notices(app: OdaApp) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
-async def test_move_to_another_scope_keeps_the_history(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_move_to_another_scope_keeps_the_history(root: Path, store: MemoryStore) -> None:
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.change(GLOBAL, tea.id, text="Green, no sugar.")
     store.create("web", "Stack", "Django.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         assert screen.table.current_id == tea.id
         await pilot.press("m")
         picker = app.screen
@@ -45,16 +36,10 @@ async def test_move_to_another_scope_keeps_the_history(tmp_path: Path) -> None:
         assert cell_text(screen, moved.id, "title") == "Tea"
 
 
-async def test_a_refused_move_says_the_stores_words(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    root.mkdir()
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
-    store = MemoryStore(root)
-    store.create("web", "Notes", "n" * 1900)
-    big = store.create("api", "Big", "b" * 300)
-    app = OdaApp(root, "api", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+async def test_a_refused_move_says_the_stores_words(root: Path, limited: MemoryStore) -> None:
+    limited.create("web", "Notes", "n" * 1900)
+    big = limited.create("api", "Big", "b" * 300)
+    async with run_app(root, "api", size=(100, 30)) as (app, pilot, screen):
         assert screen.table.current_id == big.id
         await pilot.press("m")
         assert isinstance(app.screen, ScopePicker)
@@ -69,14 +54,10 @@ async def test_a_refused_move_says_the_stores_words(tmp_path: Path) -> None:
         assert screen.table.memory_ids == [big.id]
 
 
-async def test_moving_the_open_memory_with_unsaved_edits_asks_first(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_moving_the_open_memory_with_unsaved_edits_asks_first(root: Path, store: MemoryStore) -> None:
     tea = store.create(GLOBAL, "Tea", "Green.")
     store.create("web", "Stack", "Django.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Hot.", "escape", "m")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")

@@ -7,30 +7,30 @@ from pathlib import Path
 
 from textual.widgets import TextArea
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs.secret import SecretDialog
 from oda_tui.screens.problems import ProblemsScreen
-from store import GLOBAL, MemoryStore
-from tests.support.app import memory_file, settle, started, wait_until, write_raw
+from store import GLOBAL, Memory, MemoryStore
+from tests.support.app import (
+    memory_file,
+    notices,
+    open_view,
+    run_app,
+    settle,
+    wait_until,
+    write_raw,
+    yaml_view,
+)
 
 PASSWORD_TEXT = "Wifi at the office: password: Hunter2-office!"
 
 
-def notices(app: OdaApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
-async def test_a_refused_save_leaves_no_version_and_no_switch_change(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    write_raw(root / "settings.yaml", "chat_max_tokens: 500\n")
-    store = MemoryStore(root)
-    off = store.create(GLOBAL, "Off", "Short.", enabled=False)
-    store.create(GLOBAL, "Big", "x" * 1700)
-    path = store.memory_path(GLOBAL, off.id)
-    before, versions = path.read_bytes(), store.versions(GLOBAL, off.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+async def test_a_refused_save_leaves_no_version_and_no_switch_change(
+    root: Path, limited: MemoryStore, off_beside_big: Memory
+) -> None:
+    off = off_beside_big
+    path = limited.memory_path(GLOBAL, off.id)
+    before, versions = path.read_bytes(), limited.versions(GLOBAL, off.id)
+    async with run_app(root) as (_, pilot, screen):
         assert screen.editor.memory_id == off.id
         screen.editor.text_area.load_text("y" * 900)  # on, this would take the chat over 500
         screen.editor.switch.focus()
@@ -43,13 +43,11 @@ async def test_a_refused_save_leaves_no_version_and_no_switch_change(tmp_path: P
         assert screen.editor.is_dirty and screen.editor.switch.value is True
 
 
-async def test_the_switch_and_the_text_are_saved_together_as_one_version(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_the_switch_and_the_text_are_saved_together_as_one_version(
+    root: Path, store: MemoryStore
+) -> None:
     memory = store.create(GLOBAL, "Tea", "Green.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         screen.editor.text_area.load_text("Green, no sugar.")
         screen.editor.switch.focus()
         await pilot.press("enter", "ctrl+s")
@@ -63,19 +61,12 @@ async def test_the_switch_and_the_text_are_saved_together_as_one_version(tmp_pat
     assert [v.text for v in after.versions(GLOBAL, memory.id)] == ["Green, no sugar.", "Green."]
 
 
-async def test_a_frontmatter_save_asks_about_secret_looking_text(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_frontmatter_save_asks_about_secret_looking_text(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Wifi", "The office network.")
     path = store.memory_path(GLOBAL, memory.id)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         editor = screen.editor
-        editor.text_area.focus()
-        await pilot.press("f2")
-        await wait_until(pilot, lambda: editor.raw_mode, "the raw frontmatter view")
-        area = editor.frontmatter.area
+        area = await yaml_view(pilot, screen)
         area.load_text(area.text.replace("title: Wifi", "title: 'password: Hunter2-office!'"))
         before = path.read_bytes()
         await pilot.press("ctrl+s")
@@ -93,16 +84,10 @@ async def test_a_frontmatter_save_asks_about_secret_looking_text(tmp_path: Path)
     assert MemoryStore(root).get(GLOBAL, memory.id).title == "password: Hunter2-office!"
 
 
-async def test_a_problem_file_fix_asks_about_secret_looking_text(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_a_problem_file_fix_asks_about_secret_looking_text(root: Path) -> None:
     broken = write_raw(MemoryStore(root).memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("exclamation_mark")
-        problems = app.screen
-        assert isinstance(problems, ProblemsScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         raw = problems.query_one("#problem-raw", TextArea)
         raw.load_text(memory_file("Wifi", PASSWORD_TEXT))
         await pilot.press("ctrl+s")
@@ -121,12 +106,9 @@ async def test_a_problem_file_fix_asks_about_secret_looking_text(tmp_path: Path)
     assert [m.text for m in MemoryStore(root).memories(GLOBAL)] == [PASSWORD_TEXT]
 
 
-async def test_save_and_quit_waits_for_the_answer_about_a_secret(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_save_and_quit_waits_for_the_answer_about_a_secret(root: Path) -> None:
     memory = MemoryStore(root).create(GLOBAL, "Wifi", "The office network.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         screen.editor.text_area.load_text(PASSWORD_TEXT)
         await pilot.press("ctrl+q", "s")
         await wait_until(pilot, lambda: isinstance(app.screen, SecretDialog), "the secret question")

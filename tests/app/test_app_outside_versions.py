@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from oda_tui.session.outside_edits import keep_outside_edits, memory_of
 from store import GLOBAL, CouldNotChange, MemoryStore
-from tests.support.app import cell_text, started, wait_until, write_raw
+from tests.support.app import cell_text, run_app, wait_until, write_raw
 
 
 def test_an_outside_edit_is_kept_once(tmp_path: Path) -> None:
@@ -37,22 +36,17 @@ def test_a_problem_file_is_never_rewritten_nor_kept(tmp_path: Path) -> None:
     assert not (store.root / "history" / "global" / "0badf11e").exists()
 
 
-def test_which_paths_are_memories(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_which_paths_are_memories(root: Path) -> None:
     assert memory_of(root, root / "global" / "0000000a.md") == (GLOBAL, "0000000a")
     assert memory_of(root, root / "workspaces" / "web" / "0000000a.md") == ("web", "0000000a")
     for other in ("global/x.md", "global/0000000a.txt", "workspaces/0000000a.md", "settings.yaml"):
         assert memory_of(root, root / other) is None
 
 
-async def test_an_edit_then_a_removal_outside_restores_the_last_text(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_an_edit_then_a_removal_outside_restores_the_last_text(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Tea", "Green tea.")
     path = store.memory_path(GLOBAL, memory.id)
-    app = OdaApp(root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, watch=True) as (_, pilot, screen):
         # In place, as an editor that does not save by rename would.
         path.write_text(path.read_text("utf-8").replace("Tea", "Black tea"), "utf-8")
         await wait_until(

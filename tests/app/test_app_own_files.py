@@ -6,17 +6,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
-from oda_tui.app import OdaApp
 from store import GLOBAL, MemoryStore
-from tests.support.app import started, wait_until
+from tests.support.app import notices, run_app, wait_until
 
 
 async def test_pipes_at_the_config_and_state_files_are_named_and_the_app_opens(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, config_folder: Path, state_folder: Path
 ) -> None:
-    config, state = tmp_path / "config", tmp_path / "state"
+    config, state = config_folder, state_folder
     (config / "themes").mkdir(parents=True)
     state.mkdir()
     pipes = [
@@ -27,26 +24,19 @@ async def test_pipes_at_the_config_and_state_files_are_named_and_the_app_opens(
     ]
     for pipe in pipes:
         os.mkfifo(pipe)
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    monkeypatch.setenv("ODA_TUI_STATE", str(state))
-    root = tmp_path / "oda"
     MemoryStore(root).create(GLOBAL, "From a chat", "Text.", source="ai", via="chat")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         assert screen.table.row_count == 1
-
-        def messages() -> list[str]:
-            return [n.message for n in app._notifications]
-
-        await wait_until(pilot, lambda: any(m.startswith("Review marks: ") for m in messages()), "the marks")
+        await wait_until(
+            pilot, lambda: any(m.startswith("Review marks: ") for m in notices(app)), "the marks"
+        )
         not_regular = "is not used: it is not a regular file (a pipe, socket or device)"
-        assert f"Keymap: {pipes[0]} {not_regular}; the default keys apply." in messages()
-        assert f"Theme: {pipes[1]} {not_regular}; the default theme applies." in messages()
-        assert "Theme skipped: x.yaml: it is not a regular file (a pipe, socket or device)" in messages()
+        assert f"Keymap: {pipes[0]} {not_regular}; the default keys apply." in notices(app)
+        assert f"Theme: {pipes[1]} {not_regular}; the default theme applies." in notices(app)
+        assert "Theme skipped: x.yaml: it is not a regular file (a pipe, socket or device)" in notices(app)
         assert (
             f"Review marks: {pipes[3]} {not_regular}; no memory counts as reviewed until a review is marked."
-            in messages()
+            in notices(app)
         )
         assert screen.browse.marks.to_review == 1  # the defaults: nothing reviewed yet
         assert app.theme == "textual-dark"

@@ -4,56 +4,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.command import CommandPalette
-
-from oda_tui.app import OdaApp
 from oda_tui.screens.help import HelpScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until
+from tests.support.app import palette_list, palette_results, run_app, settle, wait_until
 
 
-async def wait_for_palette_results(pilot, palette: CommandPalette) -> None:  # type: ignore[no-untyped-def]
-    await settle(pilot)
-    await wait_until(
-        pilot, lambda: palette.query("CommandList").first().option_count > 0, "the palette's results"
-    )
-
-
-async def test_palette_runs_an_action(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("ctrl+p")
-        assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"help: every key")
-        await wait_for_palette_results(pilot, app.screen)
+async def test_palette_runs_an_action(root: Path) -> None:
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
+        await palette_results(pilot, "help: every key")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
 
 
-async def test_palette_jumps_to_a_memory_in_another_scope(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_palette_jumps_to_a_memory_in_another_scope(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "[@click=app.quit]x[/]", "Hostile.")
     target = store.create("web", "Deploy checklist", "Run migrations first.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
-        await pilot.press("ctrl+p", *"deploy check")
-        palette = app.screen
-        assert isinstance(palette, CommandPalette)
-        await wait_for_palette_results(pilot, palette)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
+        await palette_results(pilot, "deploy check")
         await pilot.press("enter")
         await settle(pilot)
         assert screen.scope == "web"
         assert screen.editor.memory_id == target.id
         assert screen.table.current_id == target.id
         # A hostile title is listed literally and choosing it does not quit.
-        await pilot.press("ctrl+p", *"click")
-        palette = app.screen
-        await wait_for_palette_results(pilot, palette)
-        commands = palette.query("CommandList").first()
-        prompt = commands.get_option_at_index(0).prompt
+        palette = await palette_results(pilot, "click")
+        prompt = palette_list(palette).get_option_at_index(0).prompt
         assert "Go to: [@click=app.quit]x[/]" in str(prompt)
         await pilot.press("enter")
         await settle(pilot)
@@ -72,13 +47,8 @@ def test_the_palette_matches_whole_words_not_scattered_letters() -> None:
     assert start is not None and inside is not None and start[0] > inside[0]
 
 
-async def test_the_palette_shows_each_actions_keys(tmp_path: Path) -> None:
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("ctrl+p", *"new memory")
-        palette = app.screen
-        assert isinstance(palette, CommandPalette)
-        await wait_for_palette_results(pilot, palette)
-        prompt = str(palette.query("CommandList").first().get_option_at_index(0).prompt)
+async def test_the_palette_shows_each_actions_keys(root: Path) -> None:
+    async with run_app(root, size=(100, 30)) as (_, pilot, _):
+        palette = await palette_results(pilot, "new memory")
+        prompt = str(palette_list(palette).get_option_at_index(0).prompt)
         assert "New memory" in prompt and "n · Start a new memory in the selected scope" in prompt

@@ -8,10 +8,18 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import memory_file, settle, started, static_text, wait_until, write_raw
+from tests.support.app import (
+    memory_file,
+    notices,
+    open_view,
+    run_app,
+    settle,
+    static_text,
+    wait_until,
+    write_raw,
+)
 
 
 def fake_editor(tmp_path: Path, script: str) -> Path:
@@ -22,19 +30,12 @@ def fake_editor(tmp_path: Path, script: str) -> Path:
     return path
 
 
-async def test_fix_a_problem_file_in_the_app(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_fix_a_problem_file_in_the_app(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "Fine", "A good one.")
     broken = write_raw(store.memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
     write_raw(store.memory_path(GLOBAL, "00000000").parent / "notes.txt", "not a memory")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
-        await pilot.press("exclamation_mark")
-        problems = app.screen
-        assert isinstance(problems, ProblemsScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (_, pilot, screen):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         kinds = [(e.kind, e.path.name if e.path else None) for e in problems.entries]
         assert kinds == [("problem", "0badf11e.md"), ("ignored", "notes.txt")]
         head = static_text(problems.query_one("#problem-head"))
@@ -53,30 +54,24 @@ async def test_fix_a_problem_file_in_the_app(tmp_path: Path) -> None:
         assert "Rescued" in [screen.table.cell_text(i, "title") for i in screen.table.memory_ids]
 
 
-async def test_yaml_error_line_is_marked(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_yaml_error_line_is_marked(root: Path, store: MemoryStore) -> None:
     write_raw(
         store.memory_path(GLOBAL, "0badf11e"),
         "---\ntitle: [unclosed\nenabled: true\nsource: user\n---\n\nText.\n",
     )
     [problem] = MemoryStore(root).problems()
     assert problem.line is not None
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("exclamation_mark")
-        await settle(pilot)
-        problems = app.screen
+    async with run_app(root, size=(100, 30)) as (_, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         assert f"(line {problem.line})" in static_text(problems.query_one("#problem-head"))
         raw = problems.query_one("#problem-raw", TextArea)
         assert raw.selection.start[0] == problem.line - 1
         assert raw.selected_text.strip() == raw.document.get_line(problem.line - 1).strip()
 
 
-async def test_open_a_problem_file_in_editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_open_a_problem_file_in_editor(
+    tmp_path: Path, root: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     broken = write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
     editor = fake_editor(
         tmp_path,
@@ -84,33 +79,27 @@ async def test_open_a_problem_file_in_editor(tmp_path: Path, monkeypatch: pytest
     )
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(editor))
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
-        await pilot.press("exclamation_mark")
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         await pilot.press("e")
         await settle(pilot)
-        assert app.screen.entries == []  # type: ignore[attr-defined]
+        assert app.screen is problems and problems.entries == []
         assert broken.read_text(encoding="utf-8").startswith("---\ntitle: Fixed outside")
         await pilot.press("escape")
+        assert screen.snapshot is not None
         assert [m.title for m in screen.snapshot.memories[GLOBAL]] == ["Fixed outside"]
 
 
 async def test_open_a_memory_in_editor_and_a_missing_editor(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, root: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
     memory = store.create(GLOBAL, "Tea", "Green.")
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", "no-such-editor-anywhere")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, screen):
         await pilot.press("e")
         await settle(pilot)
-        assert [n.message for n in app._notifications][-1] == (
+        assert notices(app)[-1] == (
             "The editor “no-such-editor-anywhere” (from $VISUAL or $EDITOR) was not found."
         )
         editor = fake_editor(tmp_path, 'sed -i "s/Green./Green, no sugar./" "$1"')
@@ -124,13 +113,11 @@ async def test_open_a_memory_in_editor_and_a_missing_editor(
         assert MemoryStore(root).get(GLOBAL, memory.id).text == "Green, no sugar."
 
 
-async def test_a_scope_of_only_problem_files_says_so_and_points_to_them(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_scope_of_only_problem_files_says_so_and_points_to_them(
+    root: Path, store: MemoryStore
+) -> None:
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "Just text, no frontmatter.\n")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(100, 30)) as (_, _, screen):
         hint = static_text(screen.query_one("#list-empty"))
         assert hint == (
             "No memories in Global: its only files are 1 problem file, not sent to chats. "
@@ -138,20 +125,13 @@ async def test_a_scope_of_only_problem_files_says_so_and_points_to_them(tmp_path
         )
 
 
-async def test_delete_a_problem_file_its_bytes_wait_under_deleted(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_delete_a_problem_file_its_bytes_wait_under_deleted(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "Fine", "A good one.")
     content = b"Just text, no frontmatter.\n"
     broken = write_raw(store.memory_path(GLOBAL, "0badf11e"), content)
     write_raw(store.memory_path(GLOBAL, "00000000").parent / "notes.txt", "not a memory")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("exclamation_mark")
-        problems = app.screen
-        assert isinstance(problems, ProblemsScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (app, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         await pilot.press("down")  # an ignored file cannot be deleted here
         assert not problems.check_action("delete", ())
         await pilot.press("up", "d")

@@ -8,27 +8,21 @@ from pathlib import Path
 
 from textual.widgets import TextArea
 
-from oda_tui.app import OdaApp
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import settle, started, wait_until, write_raw
+from tests.support.app import open_view, run_app, settle, wait_until, write_raw
 
 
-async def test_a_link_or_a_pipe_listed_as_ignored_is_never_read(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_a_link_or_a_pipe_listed_as_ignored_is_never_read(
+    tmp_path: Path, root: Path, store: MemoryStore
+) -> None:
     store.create(GLOBAL, "Fine", "A good one.")
     outside = write_raw(tmp_path / "outside.md", "secret outside text\n")
     folder = store.memory_path(GLOBAL, "00000000").parent
     (folder / "0000aaaa.md").symlink_to(outside)
     os.mkfifo(folder / "0000bbbb.md")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await pilot.press("exclamation_mark")
-        problems = app.screen
-        assert isinstance(problems, ProblemsScreen)
-        await settle(pilot)
+    async with run_app(root, size=(100, 30)) as (_, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         names = [e.path.name for e in problems.entries if e.path is not None]
         assert names == ["0000aaaa.md", "0000bbbb.md"]
         raw = problems.query_one("#problem-raw", TextArea)

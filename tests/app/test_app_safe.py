@@ -7,21 +7,15 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from oda_tui.app import OdaApp
 from oda_tui.dialogs import ConfirmDialog
 from oda_tui.text.safe import clean_block, clean_line
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, settle, started, static_text, wait_until
+from tests.support.app import cell_text, run_app, screen_text, settle, static_text, wait_until
 
 HOSTILE_TITLES = ["[@click=app.quit]x[/]", "[/bold", "[$accent]x", "oops [/]"]
 HOSTILE_TEXT = "text [bold]b[/bold] [@click=app.quit]q[/] [$error]e [/]"
 CONTROL_TITLE = "bell\x07 esc\x1b[31mred\x1b[0m c1\x9b end"
 CONTROL_TEXT = "clear\x1b[2J\x1b]0;pwned\x07 ok\nline two\ttab"
-
-
-def screen_text(app: OdaApp) -> str:
-    """Everything on screen, as the terminal would receive it (text only)."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def make_hostile_store(root: Path) -> MemoryStore:
@@ -33,13 +27,10 @@ def make_hostile_store(root: Path) -> MemoryStore:
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
-async def test_hostile_titles_show_literally_and_do_nothing(tmp_path: Path, size: tuple[int, int]) -> None:
-    root = tmp_path / "oda"
+async def test_hostile_titles_show_literally_and_do_nothing(root: Path, size: tuple[int, int]) -> None:
     store = make_hostile_store(root)
     memories = store.memories(GLOBAL)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=size) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=size) as (app, pilot, screen):
         for memory in memories:
             assert cell_text(screen, memory.id, "title") == clean_line(memory.title)
         shown = screen_text(app)
@@ -60,12 +51,9 @@ async def test_hostile_titles_show_literally_and_do_nothing(tmp_path: Path, size
         assert "[@click=app.quit]q[/]" in screen_text(app)
 
 
-async def test_notifications_and_dialogs_quote_titles_literally(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_notifications_and_dialogs_quote_titles_literally(root: Path) -> None:
     make_hostile_store(root)
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await started(pilot)
+    async with run_app(root, notifications=True) as (app, pilot, _):
         await pilot.press("t")
         await settle(pilot)
         [note] = list(app._notifications)
@@ -86,13 +74,10 @@ async def test_notifications_and_dialogs_quote_titles_literally(tmp_path: Path) 
         assert app.is_running
 
 
-async def test_control_characters_never_reach_the_terminal(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_control_characters_never_reach_the_terminal(root: Path) -> None:
     store = make_hostile_store(root)
     control = store.memories(GLOBAL)[-1]
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root) as (app, pilot, screen):
         await pilot.press(*["down"] * len(HOSTILE_TITLES))
         assert screen.editor.memory_id == control.id
         # Shown visibly, never dropped: a picture for each C0 control, the escape for a C1 one.

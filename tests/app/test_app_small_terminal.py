@@ -13,7 +13,7 @@ from oda_tui.app import OdaApp
 from oda_tui.dialogs.quit import QuitDialog
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
-from tests.support.app import memory_file, settle, started, wait_until, write_raw
+from tests.support.app import memory_file, run_app, settle, wait_until, write_raw
 
 
 def list_words(app: OdaApp, option_list: OptionList) -> str:
@@ -26,18 +26,14 @@ def list_words(app: OdaApp, option_list: OptionList) -> str:
     return " ".join(" ".join(inside).split())
 
 
-async def test_every_line_of_every_problem_is_drawn_at_60x20(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_every_line_of_every_problem_is_drawn_at_60x20(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "Fine", "A good one.")
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
     write_raw(store.memory_path(GLOBAL, "0badf12e"), "---\ntitle: [unclosed\n---\nx\n")
     write_raw(store.memory_path(GLOBAL, "0badf13e"), memory_file(enabled="maybe"))
     write_raw(store.memory_path("web", "0badf14e"), memory_file(title=""))
     write_raw(store.memory_path("web", "0badf15e"), b"\xff\xfe not UTF-8")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(60, 20)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(60, 20)) as (app, pilot, _):
         await pilot.press("exclamation_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, ProblemsScreen), "the problems")
         problems = app.screen
@@ -58,12 +54,9 @@ def drawn_in(app: OdaApp, region: Region) -> str:
     return "\n".join(row[region.x : region.right] for row in rows)
 
 
-async def test_the_quit_question_shows_its_three_buttons_at_60x20(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_the_quit_question_shows_its_three_buttons_at_60x20(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(60, 20)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, size=(60, 20)) as (app, pilot, screen):
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.editor.memory_id is not None, "the editor")
         await pilot.press("end", *" More", "ctrl+q")

@@ -6,6 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benchmarks.generate import generate
 from oda_tui.app import OdaApp
 from oda_tui.config.paths import ENV_VAR, default_root, resolve_root
@@ -13,28 +15,21 @@ from oda_tui.demo.sample import WORKSPACE_THESIS, WORKSPACE_WEB, build_demo_stor
 from oda_tui.session.first_read import FirstRead
 from store import GLOBAL, MemoryStore
 from store.read import parse_index
-from tests.support.app import settle, started, static_text
+from tests.support.app import run_app, settle, started, static_text, sub_title
 
 
-async def test_workspace_option_opens_that_workspace(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+async def test_workspace_option_opens_that_workspace(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "Global one", "G.")
     stack = store.create("web", "Stack", "Django.")
-    app = OdaApp(root, workspace="web", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "web") as (_, _, screen):
         assert screen.scope == "web"
         assert screen.scopes.current_scope == "web"
         assert screen.table.memory_ids == [stack.id]
 
 
-async def test_a_new_workspace_can_take_its_first_memory(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_a_new_workspace_can_take_its_first_memory(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "Global one", "G.")
-    app = OdaApp(root, workspace="brand-new", watch=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "brand-new") as (_, pilot, screen):
         assert screen.scope == "brand-new"
         assert (
             "There is no workspace “brand-new” yet: the first memory saved in it creates it."
@@ -68,14 +63,12 @@ async def test_the_demo_store_shows_every_feature(tmp_path: Path) -> None:
     assert max(len(store.versions(m.scope, m.id)) for m in everything) >= 3
     sources = {v.source for m in everything for v in store.versions(m.scope, m.id)}
     assert {"settings", "chat", "external"} <= sources
-    app = OdaApp(root, watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await started(pilot)
-        assert "6 problem files" in screen.sub_title
+    async with run_app(root, size=(80, 24)) as (_, _, screen):
+        assert "6 problem files" in sub_title(screen)
         assert screen.table.row_count == len(store.memories(GLOBAL))
 
 
-def test_root_resolution(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_root_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, str(tmp_path / "env"))
     assert resolve_root(str(tmp_path / "arg")) == tmp_path / "arg"
     assert resolve_root(None) == tmp_path / "env"
@@ -107,8 +100,9 @@ async def test_help_lists_every_key_with_its_id(tmp_path: Path) -> None:
         assert app.main_screen.editor.is_new
 
 
-async def test_the_detail_pane_comes_after_the_list_and_closing_before_it_is_clean(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_the_detail_pane_comes_after_the_list_and_closing_before_it_is_clean(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     generate(root, 1000, 1)
     first_looks: list[bool] = []
     for _ in range(5):
@@ -134,7 +128,7 @@ async def test_the_detail_pane_comes_after_the_list_and_closing_before_it_is_cle
             if renderable is not None and table.painted_generation == table.shown_generation:
                 painted.set()  # the frame with the list's rows has just gone out
 
-        app._display = shown  # type: ignore[method-assign]
+        monkeypatch.setattr(app, "_display", shown)
         async with app.run_test(size=(120, 40)):
             await asyncio.wait_for(painted.wait(), 60)  # a hang guard only
             first_looks.append(app.main_screen.detail_ready)

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from oda_tui.app import OdaApp
 from oda_tui.config.theming import bundled_theme_dirs, load_themes, parse_theme, saved_theme
-from tests.support.app import started, wait_until
+from tests.support.app import notices, run_app, wait_until, write_raw
 
 
 def test_bundled_themes_are_valid() -> None:
@@ -31,20 +30,13 @@ def test_bad_theme_files_are_named_and_skipped(tmp_path: Path) -> None:
         parse_theme({"name": "x"}, "t.yaml")
 
 
-async def test_theme_choice_survives_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    config = tmp_path / "config"
-    (config / "themes").mkdir(parents=True)
-    (config / "themes" / "mine.yaml").write_text("name: my-own\nprimary: '#884488'\ndark: true\n")
-    (config / "themes" / "bad.yaml").write_text("primary: red\n")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
-    app = OdaApp(tmp_path / "oda", watch=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await started(pilot)
+async def test_theme_choice_survives_a_restart(root: Path, config_folder: Path) -> None:
+    write_raw(config_folder / "themes" / "mine.yaml", "name: my-own\nprimary: '#884488'\ndark: true\n")
+    write_raw(config_folder / "themes" / "bad.yaml", "primary: red\n")
+    async with run_app(root, size=(80, 24)) as (app, pilot, _):
         assert {"oda-dusk", "oda-paper", "my-own"} <= set(app.available_themes)
-        assert "Theme skipped: bad.yaml: the theme needs a name" in [n.message for n in app._notifications]
+        assert "Theme skipped: bad.yaml: the theme needs a name" in notices(app)
         app.theme = "oda-paper"
         await wait_until(pilot, lambda: saved_theme().name == "oda-paper", "the theme to be remembered")
-    again = OdaApp(tmp_path / "oda", watch=False)
-    async with again.run_test(size=(80, 24)) as pilot:
-        await started(pilot)
+    async with run_app(root, size=(80, 24)) as (again, _, _):
         assert again.theme == "oda-paper"

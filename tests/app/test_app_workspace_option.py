@@ -7,9 +7,8 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from oda_tui.app import OdaApp
 from store import GLOBAL, MemoryStore
-from tests.support.app import started, static_text, wait_until
+from tests.support.app import run_app, static_text, wait_until
 from tests.support.cli import run_cli
 
 
@@ -24,12 +23,9 @@ def test_a_workspace_key_that_is_not_valid_is_refused_before_the_app_opens(tmp_p
     assert not (tmp_path / "oda").exists()
 
 
-async def test_a_workspace_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_a_workspace_that_does_not_exist_yet_is_said(root: Path) -> None:
     MemoryStore(root).create(GLOBAL, "T", "text")
-    app = OdaApp(root, "nope", watch=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await started(pilot)
+    async with run_app(root, "nope", size=(100, 30)) as (_, pilot, screen):
         hint = screen.query_one("#list-empty", Static)
         await wait_until(pilot, lambda: "nope" in static_text(hint), "the empty list's hint")
         assert static_text(hint) == (

@@ -25,7 +25,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="in
 HANG_GUARD_S = 60.0
 
 
-def make_store(root: Path) -> None:
+def make_folders(root: Path) -> None:
+    """The folders of a store with Global and two workspaces, alpha and beta (no memory yet)."""
     for folder in ("global", "workspaces/alpha", "workspaces/beta"):
         (root / folder).mkdir(parents=True)
 
@@ -89,7 +90,7 @@ class Watching:
 @pytest.fixture
 def watching(tmp_path: Path) -> Iterator[tuple[Path, Path, Watching]]:
     root, outside = tmp_path / "oda", tmp_path / "outside"
-    make_store(root)
+    make_folders(root)
     (outside / "deep" / "deeper").mkdir(parents=True)
     (root / "workspaces" / "linked").symlink_to(outside, target_is_directory=True)
     (root / "global" / "linked").symlink_to(outside, target_is_directory=True)
@@ -105,9 +106,8 @@ def watching(tmp_path: Path) -> Iterator[tuple[Path, Path, Watching]]:
     watch.close()
 
 
-def test_the_folders_watched_are_the_ones_the_store_reads_and_no_link(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    make_store(root)
+def test_the_folders_watched_are_the_ones_the_store_reads_and_no_link(root: Path) -> None:
+    make_folders(root)
     (root / "workspaces" / "to-root").symlink_to("/", target_is_directory=True)
     (root / "workspaces" / "in-store").symlink_to(root / "global", target_is_directory=True)
     (root / "workspaces" / "not a key!").mkdir()
@@ -133,8 +133,7 @@ def test_a_global_or_workspaces_folder_that_is_a_link_is_not_watched(tmp_path: P
     assert folders_to_watch(tmp_path / "missing") == []
 
 
-def test_which_changes_remake_the_watch(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_which_changes_remake_the_watch(tmp_path: Path, root: Path) -> None:
     remake = [root, root / "global", root / "workspaces", root / "workspaces" / "new"]
     keep = [root / "settings.yaml", root / "global" / "0123abcd.md", root / "workspaces" / "a" / "x.md"]
     keep += [root / "history" / "global", tmp_path / "elsewhere"]
@@ -162,13 +161,12 @@ def test_a_workspace_made_after_the_start_is_watched_too(watching: tuple[Path, P
     assert late in watch.until_seen(late)
 
 
-def test_a_store_made_after_the_start_is_watched_once_it_exists(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_a_store_made_after_the_start_is_watched_once_it_exists(tmp_path: Path, root: Path) -> None:
     watch = Watching(root)
     try:
         watch.next_watching()  # nothing there: that much is known
         made = tmp_path / "made"
-        make_store(made)
+        make_folders(made)
         made.rename(root)  # the whole store appears at once
         watch.next_watching()  # the root appeared: watched from now on
         memory = root / "global" / "0123abcd.md"

@@ -15,13 +15,6 @@ from store import GLOBAL, MemoryStore
 from tests.support.files import memory_file, write_raw
 
 
-@pytest.fixture(autouse=True)
-def state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv("ODA_TUI_STATE", str(folder))
-    return folder
-
-
 def summary(store: MemoryStore) -> list[tuple[str | None, str, str, str | None, str]]:
     return [
         (item.memory.scope, item.memory.id, item.before_text or "", item.reviewed, item.after_text)

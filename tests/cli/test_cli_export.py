@@ -18,19 +18,18 @@ from oda_tui.cli import output_file
 from oda_tui.cli.errors import CommandError
 from store import GLOBAL, Memory, MemoryStore
 from store.exchange.export import export_markdown, export_store, fenced
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 from tests.support.files import write_raw
 
 
-def test_export_groups_by_scope_and_is_exactly_the_library_output(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("export", "--root", s.root)
+def test_export_groups_by_scope_and_is_exactly_the_library_output(sample: Sample) -> None:
+    r = run_cli("export", "--root", sample.root)
     assert r.code == 0 and r.err == ""
-    assert r.out_bytes == export_store(MemoryStore(s.root)).encode("utf-8")
+    assert r.out_bytes == export_store(MemoryStore(sample.root)).encode("utf-8")
     out = r.out
     assert out.index("## Global") < out.index("### Reply language") < out.index("## Workspace `proj`")
-    assert f"`{s.reply}` · on · saved by you" in out
-    assert f"`{s.agent}` · off · saved by the agent" in out
+    assert f"`{sample.reply}` · on · saved by you" in out
+    assert f"`{sample.agent}` · off · saved by the agent" in out
     # The agent memory's own heading and fence stay inside a longer fence.
     assert "````\n# Heading\n\n```sh\nuv add\n```\n````\n" in out
     assert headings(out) == [
@@ -72,24 +71,23 @@ def memory(title: str, text: str) -> Memory:
     return Memory("0000000e", None, title, text, True, "user", None, None, None, "x")
 
 
-def test_export_to_a_file_one_workspace_and_json(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    write_raw(s.root / "workspaces" / "proj" / "0000000c.md", "broken")
+def test_export_to_a_file_one_workspace_and_json(tmp_path: Path, sample: Sample) -> None:
+    write_raw(sample.root / "workspaces" / "proj" / "0000000c.md", "broken")
     target = tmp_path / "out.md"
-    r = run_cli("export", "--root", s.root, "--workspace", "proj", "-o", target)
+    r = run_cli("export", "--root", sample.root, "--workspace", "proj", "-o", target)
     assert (r.code, r.out) == (0, "")
     assert r.err == "Note: 1 memory file has a problem and is not exported; see oda-tui check.\n"
     text = target.read_text("utf-8")
     assert "## Global" not in text and "### Test runner" in text
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
-    doc = run_cli("export", "--root", s.root, "--json").json()
+    doc = run_cli("export", "--root", sample.root, "--json").json()
     assert [(g["scope"], g["label"], len(g["memories"])) for g in doc["scopes"]] == [
         (None, "Global", 2),
         ("proj", "proj", 1),
     ]
 
-    r = run_cli("export", "--root", s.root, "-o", tmp_path / "no" / "such" / "x.md")
+    r = run_cli("export", "--root", sample.root, "-o", tmp_path / "no" / "such" / "x.md")
     assert r.code == 2 and r.err.startswith("Could not write ") and r.err.count("\n") == 1
 
 
@@ -100,8 +98,9 @@ def test_markdown_fence_is_longer_than_any_backtick_run() -> None:
     assert store_free == "# Oda memories\n\n## Global\n\nNo memories.\n\n## Workspace `w`\n\nNo memories.\n"
 
 
-def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(
+    tmp_path: Path, sample: Sample
+) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     folder = tmp_path / "folder"
@@ -125,7 +124,7 @@ def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_
     }
     try:
         for target, message in refused.items():
-            r = run_cli("export", "--root", s.root, "-o", target)
+            r = run_cli("export", "--root", sample.root, "-o", target)
             assert (r.code, r.out, r.err) == (2, "", message), target
         assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and stat.S_ISDIR(os.lstat(folder).st_mode)
         assert stat.S_ISSOCK(os.lstat(sock_path).st_mode)
@@ -136,17 +135,16 @@ def test_export_o_refuses_what_is_not_a_regular_file_and_leaves_it_as_it_is(tmp_
         sock.close()
 
 
-def test_export_o_writes_through_a_link_to_its_regular_file(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_writes_through_a_link_to_its_regular_file(tmp_path: Path, sample: Sample) -> None:
     real = tmp_path / "notes" / "memories.md"
     real.parent.mkdir()
     real.write_text("old\n")
     link = tmp_path / "memories.md"
     link.symlink_to(Path("notes") / "memories.md")
-    r = run_cli("export", "--root", s.root, "-o", link)
+    r = run_cli("export", "--root", sample.root, "-o", link)
     assert (r.code, r.out, r.err) == (0, "", "")
     assert link.is_symlink() and os.readlink(link) == str(Path("notes") / "memories.md")
-    assert real.read_bytes() == export_store(MemoryStore(s.root)).encode("utf-8")
+    assert real.read_bytes() == export_store(MemoryStore(sample.root)).encode("utf-8")
 
 
 @contextmanager
@@ -159,28 +157,28 @@ def umask(mask: int) -> Iterator[None]:
         os.umask(before)
 
 
-def test_export_o_writes_an_existing_file_in_place_keeping_its_inode_and_mode(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_writes_an_existing_file_in_place_keeping_its_inode_and_mode(
+    tmp_path: Path, sample: Sample
+) -> None:
     target, other_name = tmp_path / "memories.md", tmp_path / "hard-link.md"
     target.write_text("old text\n")
     os.link(target, other_name)
     target.chmod(0o640)
     inode = target.stat().st_ino
-    r = run_cli("export", "--root", s.root, "-o", target)
+    r = run_cli("export", "--root", sample.root, "-o", target)
     assert (r.code, r.out, r.err) == (0, "", "")
-    expected = export_store(MemoryStore(s.root)).encode("utf-8")
+    expected = export_store(MemoryStore(sample.root)).encode("utf-8")
     assert target.read_bytes() == expected and other_name.read_bytes() == expected  # the hard link too
     st = target.stat()
     assert (st.st_ino, stat.S_IMODE(st.st_mode), st.st_nlink) == (inode, 0o640, 2)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
-def test_export_o_refuses_a_read_only_file_and_leaves_it_as_it_is(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_refuses_a_read_only_file_and_leaves_it_as_it_is(tmp_path: Path, sample: Sample) -> None:
     target = tmp_path / "frozen.md"
     target.write_text("keep me\n")
     target.chmod(0o444)
-    r = run_cli("export", "--root", s.root, "-o", target)
+    r = run_cli("export", "--root", sample.root, "-o", target)
     assert (r.code, r.out) == (2, "")
     assert r.err == (
         f"Could not write {target}: it is read-only (mode 0444); nothing was written. Make it writable "
@@ -189,15 +187,14 @@ def test_export_o_refuses_a_read_only_file_and_leaves_it_as_it_is(tmp_path: Path
     assert target.read_text() == "keep me\n" and stat.S_IMODE(target.stat().st_mode) == 0o444
 
 
-def test_export_o_makes_a_new_file_with_the_umask(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_export_o_makes_a_new_file_with_the_umask(tmp_path: Path, sample: Sample) -> None:
     for mask, mode in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
         target = tmp_path / f"new-{mask:03o}.md"
         with umask(mask):
-            r = run_cli("export", "--root", s.root, "-o", target)
+            r = run_cli("export", "--root", sample.root, "-o", target)
         assert r.code == 0
         assert stat.S_IMODE(target.stat().st_mode) == mode
-        assert target.read_bytes() == export_store(MemoryStore(s.root)).encode("utf-8")
+        assert target.read_bytes() == export_store(MemoryStore(sample.root)).encode("utf-8")
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 

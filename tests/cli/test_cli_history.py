@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from oda_tui.text.words import SOURCE_WORDS, source_words
 from store import GLOBAL, MemoryStore
-from tests.support.cli import build_sample, run_cli, unknown_id
+from tests.support.cli import Sample, run_cli, unknown_id
 
 
-def test_history_lists_versions_newest_first_in_words(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    store = MemoryStore(s.root)
-    store.change("proj", s.proj, title="Test \x07runner", via="settings")
-    names = [v.name for v in store.versions("proj", s.proj)]
-    r = run_cli("history", s.proj, "--root", s.root)
+def test_history_lists_versions_newest_first_in_words(sample: Sample) -> None:
+    store = MemoryStore(sample.root)
+    store.change("proj", sample.proj, title="Test \x07runner", via="settings")
+    names = [v.name for v in store.versions("proj", sample.proj)]
+    r = run_cli("history", sample.proj, "--root", sample.root)
     assert r.code == 0 and r.err == ""
     lines = r.out.splitlines()
     assert [line.split()[0] for line in lines] == names
@@ -22,21 +19,20 @@ def test_history_lists_versions_newest_first_in_words(tmp_path: Path) -> None:
     assert "from a chat" in lines[1] and lines[1].endswith("Test runner")
     assert "from a chat" in lines[2]
 
-    doc = run_cli("history", s.proj, "--root", s.root, "--json").json()
-    assert (doc["id"], doc["scope"], doc["label"]) == (s.proj, "proj", "proj")
+    doc = run_cli("history", sample.proj, "--root", sample.root, "--json").json()
+    assert (doc["id"], doc["scope"], doc["label"]) == (sample.proj, "proj", "proj")
     assert [v["name"] for v in doc["versions"]] == names
     assert doc["versions"][0]["source"] == "settings"
     assert doc["versions"][0]["source_words"] == "in Settings"
     assert doc["versions"][1]["text"] == "Use pytest -q."
 
 
-def test_history_of_a_deleted_memory_and_of_an_unknown_id(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    MemoryStore(s.root).delete(GLOBAL, s.reply)
-    r = run_cli("history", s.reply, "--root", s.root)
+def test_history_of_a_deleted_memory_and_of_an_unknown_id(sample: Sample) -> None:
+    MemoryStore(sample.root).delete(GLOBAL, sample.reply)
+    r = run_cli("history", sample.reply, "--root", sample.root)
     assert r.code == 0 and "Reply language" in r.out
-    r = run_cli("history", "abcdef12", "--root", s.root)
-    assert (r.code, r.out, r.err) == (2, "", unknown_id("abcdef12", f"in {s.root}"))
+    r = run_cli("history", "abcdef12", "--root", sample.root)
+    assert (r.code, r.out, r.err) == (2, "", unknown_id("abcdef12", f"in {sample.root}"))
 
 
 def test_every_source_has_words() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from store import GLOBAL, MemoryStore
 from store.exchange.managed_block import render_block
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 from tests.support.exchange_data import SERVER_MEMORY_V1, SERVER_MEMORY_V2, leftover_move
 from tests.support.tree import tree_state
 
@@ -32,11 +32,10 @@ def sources(folder: Path) -> list[Path]:
     return [claude, notes, graph]
 
 
-def test_dry_run_then_apply(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_dry_run_then_apply(tmp_path: Path, sample: Sample) -> None:
     paths = sources(tmp_path)
-    before = [m.id for m in MemoryStore(s.root).memories(GLOBAL)]
-    dry = run_cli("import", "--root", s.root, *paths)
+    before = [m.id for m in MemoryStore(sample.root).memories(GLOBAL)]
+    dry = run_cli("import", "--root", sample.root, *paths)
     assert dry.code == 1  # a memory would be refused
     lines = dry.out.splitlines()
     assert [line.split("  ")[0] for line in lines] == [
@@ -54,14 +53,14 @@ def test_dry_run_then_apply(tmp_path: Path) -> None:
         "Would create 3, change 0, skip 0 unchanged since the last import and 1 as duplicates, refuse 1 "
         "(a dry run: nothing was written; --apply does it). Into Global." in dry.err
     )
-    assert [m.id for m in MemoryStore(s.root).memories(GLOBAL)] == before
+    assert [m.id for m in MemoryStore(sample.root).memories(GLOBAL)] == before
 
-    applied = run_cli("import", "--root", s.root, "--global", "--apply", "--json", *paths)
+    applied = run_cli("import", "--root", sample.root, "--global", "--apply", "--json", *paths)
     assert applied.code == 1
     doc = applied.json()
     assert doc["counts"] == {"create": 3, "change": 0, "unchanged": 0, "duplicate": 1, "refused": 1}
     assert doc["applied"] is True and doc["scope"] is None
-    created = {m.title: m for m in MemoryStore(s.root).memories(GLOBAL) if m.id not in before}
+    created = {m.title: m for m in MemoryStore(sample.root).memories(GLOBAL) if m.id not in before}
     assert sorted(created) == ["Alice", "Coffee", "Lint"]
     assert created["Coffee"].text == "Flat white, no sugar."
     assert created["Alice"].text == "Likes tea\n\nType: person\nknows: Bob"
@@ -71,23 +70,22 @@ def test_dry_run_then_apply(tmp_path: Path) -> None:
         created["Coffee"].id,
         created["Alice"].id,
     ]
-    again = run_cli("import", "--root", s.root, "--apply", *paths)
+    again = run_cli("import", "--root", sample.root, "--apply", *paths)
     assert (
         "Created 0, changed 0, skipped 3 unchanged since the last import and 1 as duplicates, refused 1."
         in again.err
     )
 
 
-def test_bad_input_is_one_line_and_nothing_is_written(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_bad_input_is_one_line_and_nothing_is_written(tmp_path: Path, sample: Sample) -> None:
     good = tmp_path / "good.md"
     good.write_text("## Fine\n\nA fine memory.\n")
     graph = tmp_path / "memory.jsonl"
     graph.write_text('{"type": "entity", "name": "A", "observations": []}\nnot json\n')
-    r = run_cli("import", "--root", s.root, "--workspace", "proj", "--apply", good, graph)
+    r = run_cli("import", "--root", sample.root, "--workspace", "proj", "--apply", good, graph)
     assert (r.code, r.out) == (2, "")
     assert r.err == f"{graph}: line 2 is not JSON; nothing was imported.\n"
-    assert [m.title for m in MemoryStore(s.root).memories("proj")] == ["Test runner"]
+    assert [m.title for m in MemoryStore(sample.root).memories("proj")] == ["Test runner"]
 
 
 def test_the_dry_run_writes_nothing_in_the_store_not_even_a_cache(tmp_path: Path) -> None:

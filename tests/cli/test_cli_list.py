@@ -5,44 +5,51 @@ from __future__ import annotations
 from pathlib import Path
 
 from store import MemoryStore, entry_tokens, estimate_tokens
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 
 
-def test_list_prints_every_scope_one_memory_a_line(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("list", "--root", s.root)
+def test_list_prints_every_scope_one_memory_a_line(sample: Sample) -> None:
+    r = run_cli("list", "--root", sample.root)
     assert r.code == 0 and r.err == ""
     lines = r.out.splitlines()
     assert len(lines) == 3
     # The one token figure of a memory: what it adds to what a chat receives, title included.
-    added = entry_tokens("Reply language", MemoryStore(s.root).get(None, s.reply).text)
-    assert lines[0].split() == ["Global", s.reply, "on", "you", "Reply", "language", f"+{added}", "tokens"]
+    added = entry_tokens("Reply language", MemoryStore(sample.root).get(None, sample.reply).text)
+    assert lines[0].split() == [
+        "Global",
+        sample.reply,
+        "on",
+        "you",
+        "Reply",
+        "language",
+        f"+{added}",
+        "tokens",
+    ]
     # The title's escape character is shown as an escape, never sent to the terminal.
-    assert lines[1].split()[:6] == ["Global", s.agent, "off", "the", "agent", "Uses"]
+    assert lines[1].split()[:6] == ["Global", sample.agent, "off", "the", "agent", "Uses"]
     assert "\\x1b[31muv" in lines[1] and "\x1b" not in r.out
-    assert lines[2].split()[:2] == ["proj", s.proj]
+    assert lines[2].split()[:2] == ["proj", sample.proj]
 
 
-def test_list_narrows_to_a_workspace_and_gives_json(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("list", "--root", s.root, "--workspace", "proj", "--json")
+def test_list_narrows_to_a_workspace_and_gives_json(sample: Sample) -> None:
+    r = run_cli("list", "--root", sample.root, "--workspace", "proj", "--json")
     assert r.code == 0
     doc = r.json()
-    assert doc["root"] == str(s.root)
+    assert doc["root"] == str(sample.root)
     [memory] = doc["memories"]
-    assert memory["id"] == s.proj and memory["scope"] == "proj" and memory["label"] == "proj"
+    assert memory["id"] == sample.proj and memory["scope"] == "proj" and memory["label"] == "proj"
     assert memory["text"] == "Use pytest -q." and memory["enabled"] is True
     assert memory["source"] == "user" and memory["saved_by"] == "saved by you"
     assert memory["tokens"] == entry_tokens(memory["title"], "Use pytest -q.")
     assert memory["tokens"] > estimate_tokens("Use pytest -q.")  # the title counts too
-    assert memory["created"].endswith("Z") and memory["path"].endswith(f"{s.proj}.md")
+    assert memory["created"].endswith("Z") and memory["path"].endswith(f"{sample.proj}.md")
     assert set(memory) == {
         "id", "scope", "label", "title", "enabled", "source", "saved_by", "session_id",
         "created", "updated", "tokens", "path", "extra", "text",
     }  # fmt: skip
 
-    g = run_cli("list", "--root", s.root, "--global", "--json").json()
-    assert [m["id"] for m in g["memories"]] == [s.reply, s.agent]
+    g = run_cli("list", "--root", sample.root, "--global", "--json").json()
+    assert [m["id"] for m in g["memories"]] == [sample.reply, sample.agent]
     assert g["memories"][1]["saved_by"] == "saved by the agent"
 
 
@@ -53,9 +60,8 @@ def test_missing_root_is_an_empty_store_with_a_note(tmp_path: Path) -> None:
     assert not (tmp_path / "nowhere").exists()  # reading never creates the store
 
 
-def test_bad_workspace_key_and_file_root_are_one_line_each(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("list", "--root", s.root, "--workspace", "../etc")
+def test_bad_workspace_key_and_file_root_are_one_line_each(tmp_path: Path, sample: Sample) -> None:
+    r = run_cli("list", "--root", sample.root, "--workspace", "../etc")
     assert r.code == 2 and r.out == ""
     assert r.err.startswith('The workspace key "../etc" is not valid') and r.err.count("\n") == 1
 
@@ -65,7 +71,6 @@ def test_bad_workspace_key_and_file_root_are_one_line_each(tmp_path: Path) -> No
     assert (r.code, r.err) == (2, f"The store root {a_file} is not a folder.\n")
 
 
-def test_root_comes_from_oda_home(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("list", "--global", "--json", env={"ODA_HOME": str(s.root)})
+def test_root_comes_from_oda_home(sample: Sample) -> None:
+    r = run_cli("list", "--global", "--json", env={"ODA_HOME": str(sample.root)})
     assert r.code == 0 and len(r.json()["memories"]) == 2

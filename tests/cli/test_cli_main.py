@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from oda_tui.cli.main import command_index
-from tests.support.cli import build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 
 
 def test_version_and_help() -> None:
@@ -23,9 +23,8 @@ def test_version_and_help() -> None:
         assert f"\n  {name} " in h.out
 
 
-def test_options_before_the_command_apply_to_it(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("--root", s.root, "list", "--global", "--json")
+def test_options_before_the_command_apply_to_it(sample: Sample) -> None:
+    r = run_cli("--root", sample.root, "list", "--global", "--json")
     assert r.code == 0 and len(r.json()["memories"]) == 2
     assert command_index(["--root", "list", "show"]) == 2  # "list" is --root's value there
     assert command_index(["--workspace", "w"]) is None
@@ -39,12 +38,11 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         assert r.err.count("\n") == 1 and "--help" in r.err, (args, r.err)
 
 
-def test_commands_never_import_textual(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_commands_never_import_textual(sample: Sample) -> None:
     code = (
         "import sys\n"
         "from oda_tui.cli.main import main\n"
-        f"codes = [main([c, '--root', {str(s.root)!r}]) for c in ('list', 'check', 'context', 'export')]\n"
+        f"codes = [main([c, '--root', {str(sample.root)!r}]) for c in ('list', 'check', 'context', 'export')]\n"
         "assert codes == [0, 0, 0, 0], codes\n"
         "loaded = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]\n"
         # Rich's table of character widths, for aligning columns, and nothing else of Rich.
@@ -56,8 +54,7 @@ def test_commands_never_import_textual(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
 
 
-def test_a_folder_in_place_of_a_memory_file_is_reported(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_a_folder_in_place_of_a_memory_file_is_reported(root: Path) -> None:
     (root / "global").mkdir(parents=True)
     (root / "global" / "0000000f.md").mkdir()  # a folder where a memory file should be
     r = run_cli("check", "--root", root)
@@ -75,10 +72,10 @@ def test_an_unreadable_root_is_one_line(
     root.mkdir()
     real_listdir = os.listdir
 
-    def listdir(path: object = ".") -> list[str]:
-        if Path(str(path)) == root:
+    def listdir(path: str | os.PathLike[str] = ".") -> list[str]:
+        if Path(path) == root:
             raise PermissionError(13, "Permission denied", str(path))
-        return real_listdir(path)  # type: ignore[arg-type]
+        return real_listdir(path)
 
     monkeypatch.setattr(os, "listdir", listdir)
     code = cli.main(["list", "--root", str(root)])

@@ -9,20 +9,18 @@ from typing import Any
 import pytest
 
 from store import GLOBAL, Memory, MemoryStore, Scope, UnknownMemory
-from tests.support.cli import build_sample, run_cli, unknown_id
+from tests.support.cli import Sample, run_cli, unknown_id
 from tests.support.files import write_raw
 
 
-def test_show_finds_a_workspace_memory_without_being_told_the_scope(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("show", s.proj, "--root", s.root)
+def test_show_finds_a_workspace_memory_without_being_told_the_scope(sample: Sample) -> None:
+    r = run_cli("show", sample.proj, "--root", sample.root)
     assert r.code == 0 and r.err == ""
     assert r.out.startswith("---\ntitle: Test runner\nenabled: true\nsource: user\n")
     assert r.out.endswith("---\n\nUse pytest -q.\n")
 
 
-def test_show_escapes_control_characters_and_json_keeps_them(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_show_escapes_control_characters_and_json_keeps_them(root: Path) -> None:
     m = MemoryStore(root).create(None, "Clear", "before\x1b[2Jafter\n\tindented\u202eevil")
     r = run_cli("show", m.id, "--root", root, "--global")
     assert r.code == 0
@@ -33,32 +31,29 @@ def test_show_escapes_control_characters_and_json_keeps_them(tmp_path: Path) -> 
     assert j.out_bytes.isascii()  # JSON escapes every control character too
 
 
-def test_an_unknown_id_exits_2_saying_where_it_was_looked_for_in_words_for_a_person(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_an_unknown_id_exits_2_saying_where_it_was_looked_for_in_words_for_a_person(sample: Sample) -> None:
     cases = {
-        ("ffffffff",): unknown_id("ffffffff", f"in {s.root}"),
-        ("not-an-id",): unknown_id("not-an-id", f"in {s.root}"),
-        (s.proj, "--global"): unknown_id(s.proj, "in Global", "oda-tui list --global"),
-        (s.reply, "--workspace", "proj"): unknown_id(
-            s.reply, 'in workspace "proj"', "oda-tui list --workspace proj"
+        ("ffffffff",): unknown_id("ffffffff", f"in {sample.root}"),
+        ("not-an-id",): unknown_id("not-an-id", f"in {sample.root}"),
+        (sample.proj, "--global"): unknown_id(sample.proj, "in Global", "oda-tui list --global"),
+        (sample.reply, "--workspace", "proj"): unknown_id(
+            sample.reply, 'in workspace "proj"', "oda-tui list --workspace proj"
         ),
     }
     for args, message in cases.items():
-        r = run_cli("show", *args, "--root", s.root)
+        r = run_cli("show", *args, "--root", sample.root)
         assert (r.code, r.out, r.err) == (2, "", message), args
         assert "memory_list" not in r.err and "chat" not in r.err  # no chat at a shell
 
 
-def test_a_problem_file_id_exits_2_with_its_problem(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_a_problem_file_id_exits_2_with_its_problem(root: Path) -> None:
     path = write_raw(root / "global" / "0000000a.md", "no frontmatter here\n")
     r = run_cli("show", "0000000a", "--root", root)
     assert (r.code, r.out) == (2, "")
     assert r.err == f"{path}: The file does not start with a --- frontmatter block.\n"
 
 
-def test_an_id_in_two_scopes_asks_which(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_an_id_in_two_scopes_asks_which(root: Path) -> None:
     MemoryStore(root)  # nothing yet; both files are written by hand
     file = "---\ntitle: T\nenabled: true\nsource: user\n---\n\nBody\n"
     write_raw(root / "global" / "0000000b.md", file)
@@ -73,17 +68,14 @@ def test_an_id_in_two_scopes_asks_which(tmp_path: Path) -> None:
 
 
 def test_the_stores_typed_unknown_id_is_said_for_a_person(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    sample: Sample, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The memory goes between finding its id and reading it (another program deleted it).
-    from oda_tui.cli import dispatch
+    from oda_tui.cli import dispatch, show
     from oda_tui.cli.access import Found
+    from oda_tui.cli.access import find_id as real_find  # the one show calls
 
-    s = build_sample(tmp_path / "oda")
-
-    from oda_tui.cli import show
-
-    real_get, real_find = MemoryStore.get, show.find_id
+    real_get = MemoryStore.get
     searched: list[Found] = []
 
     def find_id(*args: Any, **kwargs: Any) -> Found:
@@ -97,7 +89,7 @@ def test_the_stores_typed_unknown_id_is_said_for_a_person(
 
     monkeypatch.setattr(show, "find_id", find_id)
     monkeypatch.setattr(MemoryStore, "get", gone_after_the_search)
-    assert dispatch.run(["show", s.reply, "--root", str(s.root)]) == 2
+    assert dispatch.run(["show", sample.reply, "--root", str(sample.root)]) == 2
     captured = capsys.readouterr()
-    assert (captured.out, captured.err) == ("", unknown_id(s.reply, f"in {s.root}"))
+    assert (captured.out, captured.err) == ("", unknown_id(sample.reply, f"in {sample.root}"))
     assert searched == [Found(GLOBAL)]  # found by the search, gone when read

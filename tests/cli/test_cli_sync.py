@@ -9,7 +9,7 @@ from pathlib import Path
 from oda_tui.own_files.review_marks import mark_reviewed
 from store import GLOBAL, MemoryStore
 from store.exchange.managed_block import find_block
-from tests.support.cli import Sample, build_sample, run_cli
+from tests.support.cli import Sample, run_cli
 
 HELD = (
     "1 memory an agent saved or changed is waiting for your review and was left out of the files: review "
@@ -26,18 +26,19 @@ def _review_all(s: Sample, tmp_path: Path) -> None:
     mark_reviewed(store, "proj", s.proj, path=tmp_path / "state" / "review.json")
 
 
-def test_sync_writes_a_workspaces_reviewed_memories_and_no_global_then_nothing(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_sync_writes_a_workspaces_reviewed_memories_and_no_global_then_nothing(
+    tmp_path: Path, sample: Sample
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "CLAUDE.md").write_bytes(b"# Mine\r\n\r\nkeep this\r\n")
     targets = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"]
-    args: list[str | Path] = ["sync", "--root", s.root, "--workspace", "proj", "--project", project]
+    args: list[str | Path] = ["sync", "--root", sample.root, "--workspace", "proj", "--project", project]
     first = run_cli(*args, *targets, env=_state(tmp_path))
     assert first.code == 0, first.err
     assert first.err.splitlines() == [HELD]  # the agent's "Use pytest -q." waits for review
     assert "pytest" not in (project / "AGENTS.md").read_text()
-    _review_all(s, tmp_path)
+    _review_all(sample, tmp_path)
     r = run_cli(*args, *targets, env=_state(tmp_path))
     assert (r.code, r.err) == (0, "")
     assert r.out.split("\n")[:3] == [
@@ -58,18 +59,19 @@ def test_sync_writes_a_workspaces_reviewed_memories_and_no_global_then_nothing(t
     )
     stats = {n: os.stat(project / n).st_mtime_ns for n in targets}
     # later: no workspace, no target named: the known files, and the workspace their blocks record
-    again = run_cli("sync", "--root", s.root, "--project", project, env=_state(tmp_path))
+    again = run_cli("sync", "--root", sample.root, "--project", project, env=_state(tmp_path))
     assert again.code == 0, again.err
     assert again.out.count("in step") == 3
     assert {n: os.stat(project / n).st_mtime_ns for n in targets} == stats
 
 
-def test_with_global_is_said_and_global_alone_goes_to_the_users_own_files(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_with_global_is_said_and_global_alone_goes_to_the_users_own_files(
+    tmp_path: Path, sample: Sample
+) -> None:
     project = tmp_path / "project"
     project.mkdir()
     r = run_cli(
-        "sync", "--root", s.root, "--workspace", "proj", "--with-global", "--include-unreviewed",
+        "sync", "--root", sample.root, "--workspace", "proj", "--with-global", "--include-unreviewed",
         "--project", project, "AGENTS.md", env=_state(tmp_path),
     )  # fmt: skip
     assert r.code == 0, r.err
@@ -78,20 +80,19 @@ def test_with_global_is_said_and_global_alone_goes_to_the_users_own_files(tmp_pa
     home = tmp_path / "home"
     home.mkdir()
     user = run_cli(
-        "sync", "--root", s.root, "--global", str(home / ".claude/CLAUDE.md"), ".codex/AGENTS.md",
+        "sync", "--root", sample.root, "--global", str(home / ".claude/CLAUDE.md"), ".codex/AGENTS.md",
         env=_state(tmp_path), home=home,
     )  # fmt: skip
     assert user.code == 0, user.err
     for name in (".claude/CLAUDE.md", ".codex/AGENTS.md"):
         text = (home / name).read_text()
         assert "Reply in short bullet points." in text and "pytest" not in text
-    later = run_cli("sync", "--root", s.root, "--global", "--check", env=_state(tmp_path), home=home)
+    later = run_cli("sync", "--root", sample.root, "--global", "--check", env=_state(tmp_path), home=home)
     assert (later.code, later.out.count("in step")) == (0, 2)
 
 
-def test_sync_with_no_workspace_named_or_recorded_is_refused(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    r = run_cli("sync", "--root", s.root, "--project", tmp_path, "AGENTS.md", env=_state(tmp_path))
+def test_sync_with_no_workspace_named_or_recorded_is_refused(tmp_path: Path, sample: Sample) -> None:
+    r = run_cli("sync", "--root", sample.root, "--project", tmp_path, "AGENTS.md", env=_state(tmp_path))
     assert r.code == 2
     assert r.err.startswith(
         "Name the workspace whose memories go into these files: oda-tui sync --workspace KEY"
@@ -99,13 +100,12 @@ def test_sync_with_no_workspace_named_or_recorded_is_refused(tmp_path: Path) -> 
     assert not (tmp_path / "AGENTS.md").exists()
 
 
-def test_a_secret_looking_memory_stops_the_sync(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    MemoryStore(s.root).create("proj", "Login", "password: Hunter2!x", allow_secret=True)
+def test_a_secret_looking_memory_stops_the_sync(tmp_path: Path, sample: Sample) -> None:
+    MemoryStore(sample.root).create("proj", "Login", "password: Hunter2!x", allow_secret=True)
     args: list[str | Path] = [
         "sync",
         "--root",
-        s.root,
+        sample.root,
         "--workspace",
         "proj",
         "--project",
@@ -120,12 +120,11 @@ def test_a_secret_looking_memory_stops_the_sync(tmp_path: Path) -> None:
     assert allowed.code == 0 and "Hunter2!x" in (tmp_path / "AGENTS.md").read_text()
 
 
-def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path, sample: Sample) -> None:
     args: list[str | Path] = [
         "sync",
         "--root",
-        s.root,
+        sample.root,
         "--workspace",
         "proj",
         "--project",
@@ -134,7 +133,7 @@ def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path) -> None:
     ]
     assert run_cli(*args, env=_state(tmp_path)).code == 0
     assert run_cli(*args, "--check", env=_state(tmp_path)).code == 0
-    MemoryStore(s.root).create("proj", "New rule", "Tabs, never spaces.")
+    MemoryStore(sample.root).create("proj", "New rule", "Tabs, never spaces.")
     r = run_cli(*args, "--check", env=_state(tmp_path))
     assert (r.code, r.out) == (1, "AGENTS.md  out of step\n")
     assert "Tabs" not in (tmp_path / "AGENTS.md").read_text()
@@ -146,13 +145,12 @@ def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path) -> None:
     ]
 
 
-def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    _review_all(s, tmp_path)
+def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Path, sample: Sample) -> None:
+    _review_all(sample, tmp_path)
     args: list[str | Path] = [
         "sync",
         "--root",
-        s.root,
+        sample.root,
         "--workspace",
         "proj",
         "--project",
@@ -163,7 +161,7 @@ def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Pat
     run_cli(*args, env=_state(tmp_path))
     agents = tmp_path / "AGENTS.md"
     agents.write_text(agents.read_text().replace("Use pytest -q.", "Use pytest -x."))
-    MemoryStore(s.root).create("proj", "New rule", "Tabs, never spaces.")
+    MemoryStore(sample.root).create("proj", "New rule", "Tabs, never spaces.")
     claude = (tmp_path / "CLAUDE.md").read_bytes()
     r = run_cli(*args, env=_state(tmp_path))
     assert r.code == 2
@@ -176,11 +174,10 @@ def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Pat
     assert "Tabs, never spaces." in agents.read_text() and "pytest -x" not in agents.read_text()
 
 
-def test_refusals_are_one_line_and_say_nothing_was_written(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
+def test_refusals_are_one_line_and_say_nothing_was_written(tmp_path: Path, sample: Sample) -> None:
     (tmp_path / "CLAUDE.md").write_bytes(b"caf\xe9\n")
     r = run_cli(
-        "sync", "--root", s.root, "--workspace", "proj", "--project", tmp_path,
+        "sync", "--root", sample.root, "--workspace", "proj", "--project", tmp_path,
         "AGENTS.md", "CLAUDE.md", "../out.md", env=_state(tmp_path),
     )  # fmt: skip
     assert r.code == 2
@@ -192,15 +189,14 @@ def test_refusals_are_one_line_and_say_nothing_was_written(tmp_path: Path) -> No
         "Nothing was written.",
     ]
     assert not (tmp_path / "AGENTS.md").exists()
-    none = run_cli("sync", "--root", s.root, "--project", tmp_path, env=_state(tmp_path))
+    none = run_cli("sync", "--root", sample.root, "--project", tmp_path, env=_state(tmp_path))
     assert none.code == 2 and "no assistant file in" in none.err
 
 
-def test_the_set_a_block_records_is_kept_to(tmp_path: Path) -> None:
-    s = build_sample(tmp_path / "oda")
-    MemoryStore(s.root).create("other", "Other rule", "Tabs.")
-    MemoryStore(s.root).create(GLOBAL, "Tea", "Green.")
-    base: list[str | Path] = ["sync", "--root", s.root, "--project", tmp_path]
+def test_the_set_a_block_records_is_kept_to(tmp_path: Path, sample: Sample) -> None:
+    MemoryStore(sample.root).create("other", "Other rule", "Tabs.")
+    MemoryStore(sample.root).create(GLOBAL, "Tea", "Green.")
+    base: list[str | Path] = ["sync", "--root", sample.root, "--project", tmp_path]
     assert run_cli(*base, "--workspace", "proj", "AGENTS.md", env=_state(tmp_path)).code == 0
     other = run_cli(*base, "--workspace", "other", env=_state(tmp_path))
     assert other.code == 2

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from rich.cells import cell_len
 
 from store import GLOBAL, MemoryStore
@@ -88,8 +89,8 @@ def test_a_file_name_that_is_not_utf8_is_shown_escaped_whatever_the_encoding(tmp
         assert j.code == 1 and j.json()["findings"][0]["path"] == str(odd), env
 
 
-def test_no_output_encoding_makes_a_command_fail(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+@pytest.mark.slow
+def test_no_output_encoding_makes_a_command_fail(root: Path) -> None:
     non_utf8_store(root)
     for encoding in ("ascii", "latin-1", "utf-8"):
         env = {"PYTHONIOENCODING": encoding}

@@ -8,6 +8,7 @@ import errno
 import os
 import resource
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,10 +105,10 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests run as root, so chmod 000 would not stop a read: os.open refuses this one file."""
     real_open = os.open
 
-    def guarded(path: object, flags: int, *args: object, **kwargs: object) -> int:
-        if os.fspath(path).endswith(UNREADABLE):  # type: ignore[arg-type]
-            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
-        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+    def guarded(path: str | os.PathLike[str], flags: int, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path).endswith(UNREADABLE):
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", guarded)
 

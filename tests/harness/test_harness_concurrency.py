@@ -9,7 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from store import GLOBAL, MemoryStore
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 PROCESSES = 4
@@ -34,8 +39,7 @@ for i in range(rounds):
 """
 
 
-def test_four_processes_lose_no_change(tmp_path: Path, stress: int) -> None:
-    root = tmp_path / "oda"
+def test_four_processes_lose_no_change(root: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     store = MemoryStore(root)

@@ -14,9 +14,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from store import MemoryStore
 from store.durable.history import READ_LIMITS
 from store.format.parse import Document, parse_bytes
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 KILLS = 50
@@ -40,8 +45,7 @@ def _wait_for_lines(log: Path, wanted: int, proc: subprocess.Popen[bytes], guard
         time.sleep(0.005)
 
 
-def test_sigkilled_writer_loses_nothing(tmp_path: Path, stress: int) -> None:
-    root = tmp_path / "oda"
+def test_sigkilled_writer_loses_nothing(tmp_path: Path, root: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     log = tmp_path / "accepted.jsonl"

@@ -42,6 +42,9 @@ from tests.support.fault_harness import Harness, Writer, case_params, check_writ
 from tests.support.fault_writers import WRITERS
 from tests.support.faults import base_call
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def scratch(tmp_path: Path) -> Iterator[Path]:

@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 from store.format.parse import Document, Fields, FileProblem, parse_bytes, parse_content, render_new
 from store.limits import Limits
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 LIMITS = Limits(text_max_chars=100000, title_max_chars=1000)
 
 yamlish = st.text(

@@ -137,8 +137,7 @@ def test_review_json(folders: tuple[Path, Path], kind: str, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_draft(folders: tuple[Path, Path], kind: str, tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+def test_a_draft(folders: tuple[Path, Path], kind: str, root: Path) -> None:
     path = draft_path(root, GLOBAL, None)
     make_hostile(path, kind, max_bytes=DRAFT_MAX_BYTES)
     found = guarded(lambda: kept_drafts(root))

@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,9 @@ import pytest
 import store.disk.swap as swap
 from store import GLOBAL, MemoryStore
 from store.format.parse import Document, parse_bytes
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 GUARD = 300.0  # seconds: only a hang guard, never a measure of speed
@@ -59,9 +64,14 @@ def _lines(path: Path) -> list[str]:
         return []
 
 
-def _wait(condition: object, proc: subprocess.Popen[bytes], what: str) -> None:
+def _logged(log: Path, lines: int) -> bool:
+    """The log holds at least ``lines`` lines."""
+    return len(_lines(log)) >= lines
+
+
+def _wait(condition: Callable[[], bool], proc: subprocess.Popen[bytes], what: str) -> None:
     deadline = time.monotonic() + GUARD
-    while not condition():  # type: ignore[operator]
+    while not condition():
         if proc.poll() is not None:
             err = proc.stderr.read().decode() if proc.stderr else ""
             raise AssertionError(f"{what} died by itself: {err}")
@@ -70,8 +80,7 @@ def _wait(condition: object, proc: subprocess.Popen[bytes], what: str) -> None:
 
 
 @pytest.mark.skipif(not swap.exchange_available(), reason="renameat2 is not available on this system")
-def test_an_outside_program_saving_by_rename_loses_nothing(tmp_path: Path, stress: int) -> None:
-    root = tmp_path / "oda"
+def test_an_outside_program_saving_by_rename_loses_nothing(tmp_path: Path, root: Path, stress: int) -> None:
     root.mkdir(mode=0o700)
     (root / "settings.yaml").write_text("versions_kept: 100\n")
     store = MemoryStore(root)
@@ -85,7 +94,7 @@ def test_an_outside_program_saving_by_rename_loses_nothing(tmp_path: Path, stres
             env=env,
             stderr=subprocess.PIPE,
         )
-        _wait(lambda log=log: len(_lines(log)) >= 1, proc, "the outside writer")
+        _wait(partial(_logged, log, 1), proc, "the outside writer")
         # 40 changes: at most two versions each (the store's, and an outside save it replaced).
         for n in range(40):
             store.change(GLOBAL, memory.id, text=f"store {seed}-{n}")
@@ -132,8 +141,9 @@ while True:
 """
 
 
-def test_a_mover_killed_again_and_again_leaves_each_memory_in_one_place(tmp_path: Path, stress: int) -> None:
-    root = tmp_path / "oda"
+def test_a_mover_killed_again_and_again_leaves_each_memory_in_one_place(
+    tmp_path: Path, root: Path, stress: int
+) -> None:
     root.mkdir(mode=0o700)
     store = MemoryStore(root)
     texts = {f"memory {n}" for n in range(8)}
@@ -153,7 +163,7 @@ def test_a_mover_killed_again_and_again_leaves_each_memory_in_one_place(tmp_path
             stderr=subprocess.PIPE,
         )
         wanted = done + rng.randint(1, 3)
-        _wait(lambda wanted=wanted: len(_lines(log)) >= wanted, proc, "the mover")
+        _wait(partial(_logged, log, wanted), proc, "the mover")
         time.sleep(rng.random() * 0.01)  # a random point inside the next move
         proc.send_signal(signal.SIGKILL)
         proc.wait()

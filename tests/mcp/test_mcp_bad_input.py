@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from store import GLOBAL, MemoryStore
 from tests.support.mcp import MODES, connect, ok, refused
 
-pytestmark = pytest.mark.parametrize("mode", MODES)
+pytestmark = [pytest.mark.parametrize("mode", MODES), pytest.mark.usefixtures("made_root")]
 
 CHANGE = "The memory could not be changed: "
 READ = "The memory could not be read: "
@@ -25,17 +26,10 @@ def everything(root: Path) -> list[tuple[str, bytes]]:
     )
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "oda"
-    folder.mkdir()
-    return folder
-
-
 async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
     mine = MemoryStore(root).create(GLOBAL, "Tea", "Green.")
     before = everything(root)
-    cases = [
+    cases: list[tuple[str, dict[str, Any], str]] = [
         (
             "memory_nap",
             {},

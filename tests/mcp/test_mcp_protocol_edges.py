@@ -12,14 +12,9 @@ from pathlib import Path
 import pytest
 
 from store import GLOBAL, MemoryStore
-from tests.support.mcp_wire import HANG_GUARD_S, raw_server, server_command
+from tests.support.mcp_wire import HANG_GUARD_S, invalid_request, raw_server, server_command
 
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "oda"
-    folder.mkdir()
-    return folder
+pytestmark = pytest.mark.usefixtures("made_root")
 
 
 PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
@@ -48,15 +43,11 @@ async def test_a_batch_is_refused_where_the_version_has_none(root: Path, version
     async with raw_server(root) as raw:
         await raw.initialize(version)
         answer = await raw.ask([PING, LIST])
-        assert answer == {
-            "jsonrpc": "2.0",
-            "id": None,
-            "error": {
-                "code": -32600,
-                "message": f"Batches (a JSON array of messages) are not part of protocol version {version}; "
-                "send one message per line. Nothing was done.",
-            },
-        }
+        assert answer == invalid_request(
+            None,
+            f"Batches (a JSON array of messages) are not part of protocol version {version}; "
+            "send one message per line. Nothing was done.",
+        )
         assert (await raw.ask(PING))["result"] == {}  # still serving
         assert (await raw.ask([]))["error"]["code"] == -32600
 
@@ -65,28 +56,18 @@ async def test_a_message_that_is_not_json_rpc_2_0_gets_an_error(root: Path) -> N
     async with raw_server(root) as raw:
         await raw.initialize()
         answer = await raw.ask({"jsonrpc": "1.0", "id": 5, "method": "ping"})
-        assert answer == {
-            "jsonrpc": "2.0",
-            "id": 5,
-            "error": {
-                "code": -32600,
-                "message": 'The message is not JSON-RPC 2.0: "jsonrpc" must be "2.0"; nothing was done.',
-            },
-        }
+        assert answer == invalid_request(
+            5, 'The message is not JSON-RPC 2.0: "jsonrpc" must be "2.0"; nothing was done.'
+        )
 
 
 async def test_a_fractional_id_gets_an_error_echoing_it(root: Path) -> None:
     async with raw_server(root) as raw:
         await raw.initialize()
         answer = await raw.ask({"jsonrpc": "2.0", "id": 5.5, "method": "ping"})
-        assert answer == {
-            "jsonrpc": "2.0",
-            "id": 5.5,
-            "error": {
-                "code": -32600,
-                "message": "The request id must be a string or a whole number; nothing was done.",
-            },
-        }
+        assert answer == invalid_request(
+            5.5, "The request id must be a string or a whole number; nothing was done."
+        )
         # A notification that only mentions "id" in its text still goes through quietly.
         await raw.send(
             '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "id"}}'
@@ -116,8 +97,7 @@ async def test_ctrl_c_ends_the_server_at_once_without_a_traceback(root: Path, in
     assert "Traceback" not in errors and "KeyboardInterrupt" not in errors
 
 
-async def test_a_workspace_keyed_global_is_not_global(root: Path) -> None:
-    store = MemoryStore(root)
+async def test_a_workspace_keyed_global_is_not_global(root: Path, store: MemoryStore) -> None:
     everywhere = store.create(GLOBAL, "Everywhere", "in Global")
     local = store.create("global", "Local", "in the workspace keyed global")
     async with raw_server(root, "--workspace", "global") as raw:
@@ -133,6 +113,7 @@ async def test_a_workspace_keyed_global_is_not_global(root: Path) -> None:
     assert [r["uri"] for r in resources["result"]["resources"]] == ["oda://memory/workspaces/global"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", ["2025-03-26", "2025-06-18"])
 def test_stdin_closed_right_after_the_calls_still_gets_every_answer(root: Path, version: str) -> None:
     """``printf '...' | oda-tui mcp``: the client closes stdin at once; each call is answered."""

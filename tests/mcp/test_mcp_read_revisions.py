@@ -7,7 +7,6 @@ Called through ``tools.call`` on a ``ChatSession`` (the SDK adds nothing to what
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from oda_tui.mcp import tools
 from oda_tui.mcp.revisions import SentRevisions
 from oda_tui.mcp.session import ChatSession
 from store import GLOBAL, MemoryStore
-from tests.support.changes import STEPS, TEXTS, TITLES, settled, take
+from tests.support.changes import STEPS, TEXTS, TITLES, example_store, settled, take
 from tests.support.notes import apply, same, sections
 
 UNCHANGED = "The memory is unchanged since your last memory_read."
@@ -36,14 +35,12 @@ def read(session: ChatSession, since: str | None = None) -> dict[str, Any]:
 @settings(max_examples=20, deadline=None)
 @given(st.lists(STEPS, max_size=8), st.lists(st.tuples(TITLES, TEXTS), max_size=4))
 def test_notes_since_each_revision_bring_the_model_to_a_complete_read(
-    steps: list[tuple[Any, ...]], first: list[tuple[str, str]]
+    examples_folder: Path, steps: list[tuple[Any, ...]], first: list[tuple[str, str]]
 ) -> None:
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:  # a failure shows as itself
-        root = Path(tmp) / "oda"
-        app = MemoryStore(root)  # the person's changes, in another store object (as the app)
-        for title, text in first:
-            app.create("proj" if len(title) % 2 else GLOBAL, title, text)
-        session = ChatSession(MemoryStore(root), "proj", root_named=False)
+    with example_store(
+        examples_folder, first
+    ) as app:  # the person's changes, in another store object (as the app)
+        session = ChatSession(MemoryStore(app.root), "proj", root_named=False)
         start = read(session)
         held, revision = sections(start["text"]), start["revision"]
         for step in steps:

@@ -10,6 +10,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
+from mcp.shared.subscriptions import ResourceUpdated
 
 from store import GLOBAL, MemoryStore
 from tests.support.mcp import MODES, connect, ok
@@ -17,12 +18,7 @@ from tests.support.mcp import MODES, connect, ok
 #: A hang guard only: the watch reports within milliseconds, this is never the expectation.
 HANG_GUARD_S = 60
 
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "oda"
-    folder.mkdir()
-    return folder
+pytestmark = pytest.mark.usefixtures("made_root")
 
 
 def body(result: types.ReadResourceResult) -> str:
@@ -37,9 +33,8 @@ def body(result: types.ReadResourceResult) -> str:
     ("workspace", "uri"), [(None, "oda://memory/global"), ("proj", "oda://memory/workspaces/proj")]
 )
 async def test_the_resource_is_exactly_what_the_chat_receives(
-    root: Path, mode: str, workspace: str | None, uri: str
+    root: Path, store: MemoryStore, mode: str, workspace: str | None, uri: str
 ) -> None:
-    store = MemoryStore(root)
     store.create(GLOBAL, "Tea", "Green tea.")
     store.create("proj", "Stack", "Django.")
     store.create("other", "Elsewhere", "Not this chat's.")
@@ -65,7 +60,8 @@ async def test_a_2025_subscriber_hears_of_an_outside_edit(root: Path) -> None:
             arrived.set()
 
     async with connect(root, mode="legacy", message_handler=on_message) as client:
-        assert client.server_capabilities.resources.subscribe is True  # type: ignore[union-attr]
+        resources = client.server_capabilities.resources
+        assert resources is not None and resources.subscribe is True
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # resources/subscribe is the 2025 way, still what clients use
             await client.subscribe_resource("oda://memory/global")
@@ -84,7 +80,7 @@ async def test_a_2026_listener_hears_of_the_agents_own_save_and_an_outside_edit(
             saved = ok(await client.call_tool("memory_save", {"title": "Stack", "text": "Django."}))
             with anyio.fail_after(HANG_GUARD_S):
                 event = await events.__anext__()
-            assert event.uri == uri  # type: ignore[union-attr]
+            assert isinstance(event, ResourceUpdated) and event.uri == uri
             app.refresh()
             app.change("proj", saved["id"], text="Django 5.")
             with anyio.fail_after(HANG_GUARD_S):

@@ -18,6 +18,9 @@ from store import MemoryStore
 from tests.support.mcp import ok
 from tests.support.mcp_wire import HANG_GUARD_S, RawSession
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 EDITS = 15
 
 
@@ -54,8 +57,7 @@ def edit_number(text: str) -> int:
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-async def test_save_change_and_read_while_another_process_edits(tmp_path: Path, mode: str) -> None:
-    root = tmp_path / "oda"
+async def test_save_change_and_read_while_another_process_edits(root: Path, mode: str) -> None:
     root.mkdir()
     async with Client(server_params(root, "--workspace", "proj"), mode=mode) as client:
         saved = ok(await client.call_tool("memory_save", {"title": "Stack", "text": "Django."}))
@@ -101,8 +103,7 @@ async def test_save_change_and_read_while_another_process_edits(tmp_path: Path, 
     assert memory.source == "ai" and memory.session_id
 
 
-async def test_raw_lines_the_sdk_cannot_read_get_an_answer(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_raw_lines_the_sdk_cannot_read_get_an_answer(root: Path) -> None:
     root.mkdir()
     process = await asyncio.create_subprocess_exec(
         *[sys.executable, "-m", "oda_tui", "mcp", "--root", str(root)],
@@ -182,8 +183,7 @@ async def test_a_bad_workspace_key_stops_at_start_with_one_line(tmp_path: Path) 
     assert result.stderr.startswith('The workspace key "../up" is not valid')
 
 
-async def test_every_tool_over_stdio_with_the_sdk_client(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
+async def test_every_tool_over_stdio_with_the_sdk_client(root: Path) -> None:
     root.mkdir()
     async with Client(server_params(root, "--workspace", "proj")) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}

@@ -13,25 +13,12 @@ from mcp import Client
 from oda_tui.own_files.review_marks import mark_reviewed, pending_review
 from store import GLOBAL, MemoryStore, entry_tokens, format_timestamp
 from tests.support.mcp import MODES, connect, ok, refused, text
+from tests.support.stores import limited_store
 
-pytestmark = pytest.mark.parametrize("mode", MODES)
+pytestmark = [pytest.mark.parametrize("mode", MODES), pytest.mark.usefixtures("made_root")]
 
 CHANGE = "The memory could not be changed: "
 READ = "The memory could not be read: "
-
-
-@pytest.fixture(autouse=True)
-def state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv("ODA_TUI_STATE", str(folder))
-    return folder
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "oda"
-    folder.mkdir()
-    return folder
 
 
 def files(root: Path) -> list[tuple[str, bytes]]:
@@ -98,8 +85,9 @@ async def test_every_tool_has_a_title_hints_and_limits_from_the_settings(root: P
     )
 
 
-async def test_list_searches_like_the_app_and_pages_without_gaps(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_list_searches_like_the_app_and_pages_without_gaps(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     made = [
         store.create(GLOBAL, f"Note {n}", f"Body {n} of the {'tea' if n % 3 == 0 else 'coffee'} list.")
         for n in range(12)
@@ -134,8 +122,9 @@ async def test_list_searches_like_the_app_and_pages_without_gaps(root: Path, mod
     }
 
 
-async def test_a_page_goes_on_after_a_memory_before_it_was_deleted(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_a_page_goes_on_after_a_memory_before_it_was_deleted(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     made = [store.create(GLOBAL, f"N{n}", "x" * 300) for n in range(4)]
     async with connect(root, mode=mode) as client:
         tools = await checked(client)
@@ -147,8 +136,7 @@ async def test_a_page_goes_on_after_a_memory_before_it_was_deleted(root: Path, m
     assert rest["next_cursor"] is None and rest["total"] == 3
 
 
-async def test_get_gives_one_memory_whole(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_get_gives_one_memory_whole(root: Path, store: MemoryStore, mode: str) -> None:
     tea = store.create(GLOBAL, "Tea", "Green tea, " * 40 + "and more.")
     tea.path.with_name("0badf11e.md").write_text("no frontmatter\n", "utf-8")
     async with connect(root, "proj", mode=mode) as client:
@@ -177,8 +165,9 @@ async def test_get_gives_one_memory_whole(root: Path, mode: str) -> None:
     assert data["chat"] == {"workspace": "proj", "tokens": store.chat_tokens("proj"), "limit": 8000}
 
 
-async def test_a_passage_is_replaced_only_when_it_occurs_once(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_a_passage_is_replaced_only_when_it_occurs_once(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     mine = store.create("proj", "Style", "Use tabs. Wrap at 80. Use tabs in Makefiles.")
     before = files(root)
     async with connect(root, "proj", mode=mode) as client:
@@ -210,11 +199,8 @@ async def test_a_passage_is_replaced_only_when_it_occurs_once(root: Path, mode: 
     assert [v.source for v in store.versions("proj", mine.id)] == ["chat", "settings"]
 
 
-async def test_turning_off_is_never_refused_and_turning_on_is_checked(tmp_path: Path, mode: str) -> None:
-    root = tmp_path / "oda"
-    root.mkdir()
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n", "utf-8")
-    store = MemoryStore(root)
+async def test_turning_off_is_never_refused_and_turning_on_is_checked(root: Path, mode: str) -> None:
+    store = limited_store(root)  # the folder made: as a client configured for it finds it
     big = store.create(GLOBAL, "Big", "b" * 1500)
     off = store.create(GLOBAL, "Off", "o" * 1500, enabled=False)
     # Another program pushed the chat over its limit: turning one off must still work.
@@ -241,8 +227,9 @@ async def test_turning_off_is_never_refused_and_turning_on_is_checked(tmp_path: 
     assert (store.get(GLOBAL, big.id).enabled, store.get(GLOBAL, off.id).enabled) == (False, False)
 
 
-async def test_delete_waits_under_recently_deleted_and_can_be_restored(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_delete_waits_under_recently_deleted_and_can_be_restored(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     keep = store.create("proj", "Keep", "stays")
     gone = store.create("proj", "Gone", "goes")
     async with connect(root, "proj", mode=mode) as client:
@@ -275,8 +262,7 @@ async def test_delete_waits_under_recently_deleted_and_can_be_restored(root: Pat
     assert store.get("proj", gone.id).text == "goes"
 
 
-async def test_an_accepted_deletion_no_longer_waits(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_an_accepted_deletion_no_longer_waits(root: Path, store: MemoryStore, mode: str) -> None:
     gone = store.create(GLOBAL, "Gone", "goes")
     async with connect(root, mode=mode) as client:
         await (await checked(client)).ok("memory_delete", id=gone.id)
@@ -301,8 +287,9 @@ async def test_a_retried_save_answers_with_the_memory_already_saved(root: Path, 
     assert len(MemoryStore(root).memories("proj")) == 2
 
 
-async def test_a_change_answers_match_the_schema_and_write_what_they_say(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_a_change_answers_match_the_schema_and_write_what_they_say(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     mine = store.create(GLOBAL, "Tea", "Green.", enabled=False)
     async with connect(root, mode=mode) as client:
         tools = await checked(client)
@@ -320,8 +307,9 @@ async def test_a_change_answers_match_the_schema_and_write_what_they_say(root: P
     assert store.get(GLOBAL, mine.id).enabled is True  # the refused call turned nothing off
 
 
-async def test_a_workspace_keyed_global_is_told_apart_from_global(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_a_workspace_keyed_global_is_told_apart_from_global(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     everywhere = store.create(GLOBAL, "Everywhere", "in Global")
     local = store.create("global", "Local", "in the workspace named global")
     async with connect(root, "global", mode=mode) as client:

@@ -11,24 +11,9 @@ from oda_tui.own_files.review_marks import mark_reviewed, pending_review
 from store import GLOBAL, MemoryStore, change_note, entry_tokens, estimate_tokens, format_timestamp
 from store import messages as store_msg
 from tests.support.mcp import MODES, connect, ok, refused, text
+from tests.support.stores import limited_store
 
-pytestmark = pytest.mark.parametrize("mode", MODES)
-
-
-@pytest.fixture(autouse=True)
-def state_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Review marks go to this test's own state folder."""
-    folder = tmp_path / "state"
-    monkeypatch.setenv("ODA_TUI_STATE", str(folder))
-    return folder
-
-
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    """An existing, empty store folder."""
-    folder = tmp_path / "oda"
-    folder.mkdir()
-    return folder
+pytestmark = [pytest.mark.parametrize("mode", MODES), pytest.mark.usefixtures("made_root")]
 
 
 def memory_files(root: Path) -> list[Path]:
@@ -83,6 +68,7 @@ async def test_save_without_a_workspace_goes_to_global_as_the_agent(root: Path, 
         "ai",
         True,
     )
+    assert memory.created is not None and memory.updated is not None
     assert data == {
         "id": memory.id,
         "scope": None,
@@ -113,8 +99,9 @@ async def test_save_in_a_workspace_and_each_session_has_its_own_id(root: Path, m
     assert store.get("proj", first["id"]).session_id != store.get("proj", second["id"]).session_id
 
 
-async def test_list_shows_global_then_the_workspace_on_and_off(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_list_shows_global_then_the_workspace_on_and_off(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     g = store.create(GLOBAL, "Global one", "everywhere")
     off = store.create("proj", "Off one", "not sent", enabled=False)
     store.create("other", "Elsewhere", "another workspace")
@@ -131,9 +118,8 @@ async def test_list_shows_global_then_the_workspace_on_and_off(root: Path, mode:
 
 
 async def test_change_keeps_versions_and_answers_an_unchanged_change_with_the_note(
-    root: Path, mode: str
+    root: Path, store: MemoryStore, mode: str
 ) -> None:
-    store = MemoryStore(root)
     mine = store.create("proj", "Stack", "Django.")
     async with connect(root, "proj", mode=mode) as client:
         data = ok(await client.call_tool("memory_change", {"id": mine.id, "text": "Django 5."}))
@@ -148,8 +134,7 @@ async def test_change_keeps_versions_and_answers_an_unchanged_change_with_the_no
     assert [v.source for v in store.versions("proj", mine.id)] == ["chat", "settings"]
 
 
-async def test_every_change_refusal_is_the_spec_sentence(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_every_change_refusal_is_the_spec_sentence(root: Path, store: MemoryStore, mode: str) -> None:
     mine = store.create("proj", "Stack", "Django.")
     elsewhere = store.create("other", "Not here", "another workspace's")
     (root / "workspaces" / "proj" / "0badf11e.md").write_text("no frontmatter\n", "utf-8")
@@ -181,8 +166,9 @@ async def test_every_change_refusal_is_the_spec_sentence(root: Path, mode: str) 
     assert written(root) == before
 
 
-async def test_an_id_in_both_global_and_the_workspace_is_not_guessed(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_an_id_in_both_global_and_the_workspace_is_not_guessed(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     g = store.create(GLOBAL, "Twin", "global")
     (root / "workspaces" / "proj").mkdir(parents=True)
     (root / "workspaces" / "proj" / f"{g.id}.md").write_bytes(g.path.read_bytes())
@@ -197,9 +183,7 @@ async def test_an_id_in_both_global_and_the_workspace_is_not_guessed(root: Path,
 async def test_the_token_limit_refuses_with_the_spec_sentence(tmp_path: Path, mode: str) -> None:
     for workspace in ("proj", None):
         root = tmp_path / f"oda-{workspace}"
-        root.mkdir()
-        (root / "settings.yaml").write_text("chat_max_tokens: 500\n", "utf-8")
-        store = MemoryStore(root)
+        store = limited_store(root)
         for n in range(3):
             store.create(workspace, f"Note {n}", "x" * 500)
         would_be = estimate_tokens(store.chat_memory(workspace).text + "\n## More\n\n" + "y" * 500 + "\n")
@@ -230,8 +214,9 @@ async def test_save_refusals_are_the_spec_sentences_and_write_nothing(root: Path
     assert memory_files(root) == []
 
 
-async def test_secret_looking_text_is_refused_naming_the_kind(root: Path, mode: str) -> None:
-    store = MemoryStore(root)
+async def test_secret_looking_text_is_refused_naming_the_kind(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
     mine = store.create(GLOBAL, "Wifi", "The office wifi is on the second floor.")
     async with connect(root, mode=mode) as client:
         saved = refused(

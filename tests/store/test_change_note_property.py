@@ -9,7 +9,6 @@ first memory sent to the last. The model's side is ``tests.support.notes``.
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 
 from store import GLOBAL, MemoryStore, change_note
 from store.checks.chat import APPLIES
-from tests.support.changes import STEPS, TEXTS, TITLES, settled, take
+from tests.support.changes import STEPS, TEXTS, TITLES, example_store, settled, take
 from tests.support.files import write_raw
 from tests.support.notes import ORDER_ONLY, apply, same, sections
 
@@ -26,12 +25,9 @@ from tests.support.notes import ORDER_ONLY, apply, same, sections
 @settings(max_examples=30, deadline=None)
 @given(st.lists(STEPS, max_size=10), st.lists(st.tuples(TITLES, TEXTS), max_size=4))
 def test_applying_each_note_leaves_what_a_complete_read_gives(
-    steps: list[tuple[Any, ...]], first: list[tuple[str, str]]
+    examples_folder: Path, steps: list[tuple[Any, ...]], first: list[tuple[str, str]]
 ) -> None:
-    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:  # a failure shows as itself
-        store = MemoryStore(Path(tmp) / "oda")
-        for title, text in first:
-            store.create("proj" if len(title) % 2 else GLOBAL, title, text)
+    with example_store(examples_folder, first) as store:
         start = sent = store.chat_memory("proj")
         held = sections(start.text)
         for step in steps:

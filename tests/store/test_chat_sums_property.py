@@ -52,8 +52,10 @@ def apply(store: MemoryStore, root: Path, kind: str, scope: Scope, n: int, words
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(step, min_size=1, max_size=12))
-def test_kept_sums_equal_a_fresh_count(steps: list[tuple[str, Scope, int, str]]) -> None:
-    root = Path(tempfile.mkdtemp(prefix="oda-sums-")) / "oda"
+def test_kept_sums_equal_a_fresh_count(
+    examples_folder: Path, steps: list[tuple[str, Scope, int, str]]
+) -> None:
+    root = Path(tempfile.mkdtemp(prefix="oda-sums-", dir=examples_folder)) / "oda"
     try:
         store = MemoryStore(root)
         store.chat_tokens("proj")  # the sums are known from here on, and kept

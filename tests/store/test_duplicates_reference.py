@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from store import GLOBAL
 from store.checks.duplicates import find_duplicates, find_similar_result, normalize_for_duplicates
 from store.model import Memory, Scope
+
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
 
 _BASE = datetime(2026, 1, 1, tzinfo=UTC)
 # Words chosen so that normalising matters: case, accents, ß, ligatures, symbols kept as text,
@@ -110,7 +114,7 @@ def stores(draw: st.DrawFn) -> list[Memory]:
     count = draw(st.integers(0, 12))
     token_lists: list[list[str]] = []
     for _ in range(count):
-        if token_lists and draw(st.booleans()):
+        if len(token_lists) > 0 and draw(st.booleans()):
             base = draw(st.sampled_from(token_lists))  # a piece of an earlier text, maybe grown
             low = draw(st.integers(0, len(base)))
             high = draw(st.integers(low, len(base)))

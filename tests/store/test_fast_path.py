@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -206,6 +207,7 @@ def check_same(fm_lines: list[str]) -> None:
     assert fast[1] == slow[1], (fm_lines, fast, slow)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(well_formed)
 @example(["title: 2024", "enabled: on", "source: ai"])
@@ -224,6 +226,7 @@ def test_fast_path_equals_yaml_on_well_formed_frontmatter(fm_lines: list[str]) -
     check_same(fm_lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(lines)
 @example([])
@@ -257,6 +260,7 @@ pieces = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(pieces, st.sampled_from(["\n", "\r\n"]), st.booleans())
 @example(["---", "---"], "\n", False)
@@ -309,6 +313,7 @@ bodies = st.sampled_from(
 ) | st.text(max_size=50)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(well_formed, bodies)
 @example(["title: ' '", "enabled: true", "source: user"], "\nT\n")

@@ -17,9 +17,7 @@ def found(*pairs: tuple[str, str]) -> list[Candidate]:
     return [Candidate(title, text, f"test #{i}") for i, (title, text) in enumerate(pairs)]
 
 
-def test_dry_run_writes_nothing_and_apply_does_what_it_said(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+def test_dry_run_writes_nothing_and_apply_does_what_it_said(root: Path, store: MemoryStore) -> None:
     store.create(GLOBAL, "Tea", "Green tea, no sugar.")
     candidates = found(
         ("Tea again", "green TEA — no sugar!"),  # the duplicates view's normalising
@@ -59,11 +57,8 @@ def test_dry_run_writes_nothing_and_apply_does_what_it_said(tmp_path: Path) -> N
     assert [v.source for v in fresh.versions("proj", runner.id)] == ["settings"]
 
 
-def test_the_dry_run_counts_the_chat_budget_across_the_series(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    root.mkdir()
-    (root / "settings.yaml").write_text("chat_max_tokens: 500\n")
-    store = MemoryStore(root)
+def test_the_dry_run_counts_the_chat_budget_across_the_series(root: Path, limited: MemoryStore) -> None:
+    store = limited
     store.create("proj", "Existing", "e" * 900)
     candidates = found(*[(f"Note {i}", f"{i} " + "n" * 400) for i in range(5)])
     planned = plan_import(store, GLOBAL, candidates)

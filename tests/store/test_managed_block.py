@@ -27,7 +27,7 @@ LATER = "# Memory\n\n## Use uv\n\nAlways use uv, never pip.\n"
 # Surrounding text: any characters, with LF, CRLF and lone CR line ends, but no marker line.
 _NO_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)
 _LINE = st.text(
-    st.characters(blacklist_categories=_NO_SURROGATES, blacklist_characters="\r\n"), max_size=30
+    st.characters(exclude_categories=_NO_SURROGATES, exclude_characters="\r\n"), max_size=30
 ).filter(lambda line: "<!-- oda-memory:" not in line)
 _SURROUNDING = st.lists(st.tuples(_LINE, st.sampled_from(["\n", "\r\n", "\r", ""])), max_size=8).map(
     lambda parts: "".join(line + end for line, end in parts)

@@ -101,15 +101,17 @@ def test_a_crafted_record_moving_into_a_linked_workspace_is_set_aside(tmp_path: 
     "case",
     ["not json", "extra key", "same set", "dest is a folder", "history in both", "source set missing"],
 )
-def test_a_record_the_store_cannot_act_on_is_set_aside_not_acted_on(root: Path, case: str) -> None:
-    store = MemoryStore(root)
+def test_a_record_the_store_cannot_act_on_is_set_aside_not_acted_on(
+    root: Path, store: MemoryStore, case: str
+) -> None:
     memory = store.create(GLOBAL, "T", "text")
     store.create("ws", "W", "other")
-    record: object = {"from": None, "id": memory.id, "to": "ws", "new_id": memory.id}
+    fields: dict[str, object] = {"from": None, "id": memory.id, "to": "ws", "new_id": memory.id}
+    record: object = fields
     if case == "not json":
         record = "{not json"
     elif case == "extra key":
-        record = {**record, "more": 1}  # type: ignore[dict-item]
+        record = {**fields, "more": 1}
     elif case == "same set":
         record = {"from": None, "id": memory.id, "to": None, "new_id": "abcdef01"}
     elif case == "dest is a folder":
@@ -148,8 +150,9 @@ def _socket_at(path: Path) -> Iterator[None]:
 
 
 @pytest.mark.parametrize("what", ["socket", "oversized", "fifo"])
-def test_a_move_record_that_is_not_a_small_file_never_blocks_a_change(root: Path, what: str) -> None:
-    store = MemoryStore(root)
+def test_a_move_record_that_is_not_a_small_file_never_blocks_a_change(
+    root: Path, store: MemoryStore, what: str
+) -> None:
     store.create(GLOBAL, "T", "text")
     watcher = MemoryStore(root)  # another process, loaded before
     watcher.memories(GLOBAL)
@@ -171,8 +174,9 @@ def test_a_move_record_that_is_not_a_small_file_never_blocks_a_change(root: Path
 
 
 @pytest.mark.parametrize("what", ["socket", "fifo", "folder", "link"])
-def test_what_is_not_a_lock_file_at_lock_is_set_aside(tmp_path: Path, root: Path, what: str) -> None:
-    store = MemoryStore(root)
+def test_what_is_not_a_lock_file_at_lock_is_set_aside(
+    tmp_path: Path, root: Path, store: MemoryStore, what: str
+) -> None:
     store.create(GLOBAL, "T", "text")
     lock = root / ".lock"
     lock.unlink()
@@ -190,8 +194,9 @@ def test_what_is_not_a_lock_file_at_lock_is_set_aside(tmp_path: Path, root: Path
     assert len(listed) == 1 and "lock file" in listed[0].reason
 
 
-def test_a_lock_that_cannot_be_set_aside_names_the_file(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = MemoryStore(root)
+def test_a_lock_that_cannot_be_set_aside_names_the_file(
+    root: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store.create(GLOBAL, "T", "text")
     (root / ".lock").unlink()
     os.mkfifo(root / ".lock")

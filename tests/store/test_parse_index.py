@@ -34,13 +34,14 @@ def filled(root: Path) -> Path:
     return root
 
 
-def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    reads: list[object] = []
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path | str]:
+    """The path of every memory file the store reads from here on, in order."""
+    reads: list[Path | str] = []
     real = scan.read_file
 
-    def counting(path: Path | str, limits: object, dir_fd: int | None = None) -> object:
+    def counting(path: Path | str, limits: Limits, dir_fd: int | None = None) -> object:
         reads.append(path)
-        return real(path, limits, dir_fd)  # type: ignore[arg-type]
+        return real(path, limits, dir_fd)
 
     # Every place the picture reads a file from: the first load and a file read again.
     monkeypatch.setattr("store.read.first_load.read_file", counting)

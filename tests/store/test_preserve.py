@@ -85,8 +85,8 @@ def ticking_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     from datetime import timedelta
 
     import store.memory_store as memory_store
+    from store.format.timestamps import now_utc as real  # the clock memory_store reads
 
-    real = memory_store.now_utc
     last = [real()]
 
     def now() -> datetime:

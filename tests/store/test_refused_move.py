@@ -18,6 +18,7 @@ import pytest
 import store.durable.commit as commit_mod
 import store.durable.moves as moves
 from store import GLOBAL, CouldNotChange, MemoryStore
+from store.disk.swap import rename_new_at
 from tests.support.files import memory_file, write_raw
 
 
@@ -59,7 +60,7 @@ def test_a_move_whose_history_cannot_follow_is_rolled_back(
     root: Path, monkeypatch: pytest.MonkeyPatch, code: int
 ) -> None:
     store, memory_id, versions = _prepared(root)
-    real = moves.rename_new_at
+    real = rename_new_at  # what moves calls
 
     def refused(*args: Any) -> None:
         monkeypatch.setattr(moves, "rename_new_at", real)  # this once
@@ -160,9 +161,8 @@ def test_a_leftover_move_that_cannot_be_finished_never_blocks_a_change(
 
 
 def test_the_read_back_of_a_written_file_never_goes_through_a_link(
-    tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, root: Path, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = MemoryStore(root)
     memory = store.create(GLOBAL, "T", "mine")
     outside = tmp_path / "outside"
     write_raw(outside / f"{memory.id}.md", memory_file("T", "TEXT FROM OUTSIDE THE ROOT"))

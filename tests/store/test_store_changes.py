@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from store import GLOBAL, MemoryStore, StoreError, change_note, estimate_tokens
 from tests.support.files import memory_file, write_raw
+from tests.support.stores import limited_store
 
 
-def refused(call, *args, **kwargs) -> str:  # type: ignore[no-untyped-def]
+def refused(call: Callable[..., object], *args: Any, **kwargs: Any) -> str:
     with pytest.raises(StoreError) as info:
         call(*args, **kwargs)
     return str(info.value)
@@ -124,11 +127,6 @@ def test_problem_and_disabled_memories_are_not_sent(store: MemoryStore, root: Pa
     write_raw(root / "global" / "0123abcd.md", "no frontmatter")
     store.create(GLOBAL, "Off", "x", enabled=False)
     assert store.chat_memory().text == ""
-
-
-def limited_store(root: Path, tokens: int = 500) -> MemoryStore:
-    write_raw(root / "settings.yaml", f"chat_max_tokens: {tokens}\n")
-    return MemoryStore(root)
 
 
 def test_tokens_limit_refuses_a_growing_chat(root: Path) -> None:

@@ -8,13 +8,9 @@ import pytest
 
 from store import GLOBAL, LooksSecret, MemoryStore, StoreError
 from tests.support.files import memory_file, write_raw
+from tests.support.stores import limited_store
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
-
-
-def limited_store(root: Path, tokens: int = 500) -> MemoryStore:
-    write_raw(root / "settings.yaml", f"chat_max_tokens: {tokens}\n")
-    return MemoryStore(root)
 
 
 def file_of(store: MemoryStore, memory_id: str) -> bytes:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from store import (
@@ -20,7 +18,6 @@ from store import (
     TooLong,
     UnknownMemory,
 )
-from tests.support.files import write_raw
 
 
 def test_unknown_id_carries_the_id(store: MemoryStore) -> None:
@@ -68,9 +65,8 @@ def test_no_such_version_carries_its_name(store: MemoryStore) -> None:
     assert str(info.value) == 'No saved version "nope" of this memory exists.'
 
 
-def test_over_chat_limit_names_the_chat_and_its_numbers(root: Path) -> None:
-    write_raw(root / "settings.yaml", "chat_max_tokens: 500\n")
-    store = MemoryStore(root)
+def test_over_chat_limit_names_the_chat_and_its_numbers(limited: MemoryStore) -> None:
+    store = limited
     store.create("proj", "Big", "x" * 1900)
     with pytest.raises(OverChatLimit) as info:
         store.create(GLOBAL, "More", "y" * 200)
@@ -86,9 +82,8 @@ def test_over_chat_limit_names_the_chat_and_its_numbers(root: Path) -> None:
     assert outside.value.workspace == "proj"  # the largest chat the change reaches
 
 
-def test_over_chat_limit_outside_any_workspace_has_no_workspace(root: Path) -> None:
-    write_raw(root / "settings.yaml", "chat_max_tokens: 500\n")
-    store = MemoryStore(root)
+def test_over_chat_limit_outside_any_workspace_has_no_workspace(limited: MemoryStore) -> None:
+    store = limited
     store.create(GLOBAL, "Big", "x" * 1900)
     with pytest.raises(OverChatLimit) as info:
         store.create(GLOBAL, "More", "y" * 200)

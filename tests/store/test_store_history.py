@@ -223,9 +223,8 @@ def test_move_takes_a_new_id_when_the_target_has_it(store: MemoryStore, root: Pa
     assert [v.text for v in store.versions("proj", moved.id)] == ["one"]
 
 
-def test_move_is_refused_over_the_target_chat_limit(root: Path) -> None:
-    write_raw(root / "settings.yaml", "chat_max_tokens: 500\n")
-    s = MemoryStore(root)
+def test_move_is_refused_over_the_target_chat_limit(root: Path, limited: MemoryStore) -> None:
+    s = limited
     s.create("big", "Big", "x" * 1800)
     m = s.create("small", "Small", "y" * 400)
     with pytest.raises(StoreError) as info:

@@ -11,6 +11,7 @@ import pytest
 
 from store import GLOBAL, Limits, MemoryStore
 from store import messages as msg
+from store.format.fields import FileProblem
 from store.read import parse_index, scan
 from tests.support.files import memory_file, write_raw
 
@@ -24,7 +25,7 @@ def fstat_sees_size(monkeypatch: pytest.MonkeyPatch, size: int) -> None:
         fields[6] = size  # st_size
         return os.stat_result(fields)
 
-    monkeypatch.setattr(scan.os, "fstat", stale_fstat)
+    monkeypatch.setattr(os, "fstat", stale_fstat)  # the os module scan reads with
 
 
 def test_a_file_that_grew_after_its_stat_is_read_whole(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,7 +35,7 @@ def test_a_file_that_grew_after_its_stat_is_read_whole(root: Path, monkeypatch: 
     result = scan.read_file(path, Limits())
     assert result is not None
     _sig, parsed = result
-    assert not isinstance(parsed, scan.FileProblem)
+    assert not isinstance(parsed, FileProblem)
     fields, body = parsed
     assert fields.title == "Grown" and body == text.strip()
 
@@ -47,7 +48,7 @@ def test_a_file_that_grew_past_the_limit_after_its_stat_is_a_problem(
     fstat_sees_size(monkeypatch, 100)
     result = scan.read_file(path, limits)
     assert result is not None
-    assert isinstance(result[1], scan.FileProblem)
+    assert isinstance(result[1], FileProblem)
     assert result[1].message == msg.FILE_TOO_LARGE.format(n=1024)
 
 
@@ -66,7 +67,7 @@ def test_a_memory_is_an_immutable_hashable_record(store: MemoryStore, root: Path
     m = store.create("proj", "Title", "Text.")
     assert m.path == root / "workspaces" / "proj" / f"{m.id}.md" == Path(m.location)
     with pytest.raises(AttributeError):
-        m.title = "changed"  # type: ignore[misc]
+        m.title = "changed"  # type: ignore[misc]  # what the types forbid is what is tried here
     again = MemoryStore(root).get("proj", m.id)
     assert again == m and hash(again) == hash(m)
     assert len({m, again}) == 1

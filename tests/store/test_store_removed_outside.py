@@ -8,8 +8,7 @@ from pathlib import Path
 from store import GLOBAL, MemoryStore
 
 
-def test_a_file_removed_outside_waits_under_deleted_and_comes_back(root: Path) -> None:
-    store = MemoryStore(root)
+def test_a_file_removed_outside_waits_under_deleted_and_comes_back(root: Path, store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Kept", "Its text.")
     store.change(GLOBAL, memory.id, text="Its newer text.")
     Path(memory.path).unlink()  # rm, outside the app
@@ -27,8 +26,7 @@ def test_a_file_removed_outside_waits_under_deleted_and_comes_back(root: Path) -
     assert MemoryStore(root).get(GLOBAL, memory.id).text == "Its newer text."
 
 
-def test_a_file_removed_outside_can_be_purged(root: Path) -> None:
-    store = MemoryStore(root)
+def test_a_file_removed_outside_can_be_purged(store: MemoryStore) -> None:
     memory = store.create(GLOBAL, "Gone", "For good.")
     Path(memory.path).unlink()
     store.purge_deleted(GLOBAL, memory.id)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import store.durable.history
-from store import GLOBAL, MemoryStore
+from store import GLOBAL, Memory, MemoryStore
 from store.errors import CouldNotChange
 
 
@@ -29,6 +29,15 @@ def refuse_open(monkeypatch: pytest.MonkeyPatch, name: str, err: int = errno.EAC
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", opening)
+
+
+@pytest.fixture
+def gone(root: Path) -> tuple[MemoryStore, Memory]:
+    """A store whose one memory, "Gone" ("For good."), was deleted: it waits in history."""
+    s = MemoryStore(root)
+    memory = s.create(GLOBAL, "Gone", "For good.")
+    s.delete(GLOBAL, memory.id)
+    return s, memory
 
 
 def test_a_memory_whose_file_cannot_be_read_is_deleted(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,11 +79,9 @@ def test_a_deleted_copy_that_cannot_be_read_is_not_taken_for_a_removed_file(
 
 
 def test_a_deletion_record_that_cannot_be_read_can_still_be_purged(
-    root: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, gone: tuple[MemoryStore, Memory], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = MemoryStore(root)
-    memory = s.create(GLOBAL, "Gone", "For good.")
-    s.delete(GLOBAL, memory.id)
+    s, memory = gone
     with monkeypatch.context() as m:
         refuse_open(m, store.durable.history.DELETED_META, errno.EIO)
         with pytest.raises(CouldNotChange, match="deleted.json could not be read"):
@@ -85,11 +92,9 @@ def test_a_deletion_record_that_cannot_be_read_can_still_be_purged(
 
 
 def test_a_purge_that_cannot_remove_everything_is_still_done(
-    root: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, gone: tuple[MemoryStore, Memory], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = MemoryStore(root)
-    memory = s.create(GLOBAL, "Gone", "For good.")
-    s.delete(GLOBAL, memory.id)
+    s, memory = gone
     real = os.unlink
 
     def unlinking(path: Any, *args: Any, **kwargs: Any) -> None:

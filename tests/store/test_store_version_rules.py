@@ -104,8 +104,9 @@ def test_a_refused_undo_keeps_no_version_of_an_outside_edit(store: MemoryStore) 
 # --- restoring and turning on are held to today's limits --------------------------------------
 
 
-def test_restoring_a_version_over_today_s_title_or_text_limit_is_refused(root: Path) -> None:
-    store = MemoryStore(root)
+def test_restoring_a_version_over_today_s_title_or_text_limit_is_refused(
+    root: Path, store: MemoryStore
+) -> None:
     memory = store.create(GLOBAL, "t" * 100, "x" * 1500)
     store.change(GLOBAL, memory.id, title="short", text="short")
     old = store.versions(GLOBAL, memory.id)[1]

@@ -24,14 +24,17 @@ def test_a_fixed_problem_file_is_written_and_read_again(tmp_path: Path) -> None:
     assert store.problems() == [] and store.get(GLOBAL, "0badf11e").text == "Now it reads."
 
 
-def test_it_waits_for_the_store_wide_lock(tmp_path: Path) -> None:
-    root = tmp_path / "oda"
-    store = MemoryStore(root)
+def test_it_waits_for_the_store_wide_lock(root: Path, store: MemoryStore) -> None:
     path = write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
     other = FileLock(str(root / ".lock"))  # another process's writer holds the lock
     other.acquire()
     done = threading.Event()
-    worker = threading.Thread(target=lambda: (store.write_fixed(path, b"fixed\n"), done.set()))
+
+    def fix() -> None:
+        store.write_fixed(path, b"fixed\n")
+        done.set()
+
+    worker = threading.Thread(target=fix)
     worker.start()
     assert not done.wait(0.5)  # cannot finish while the lock is held
     assert path.read_bytes() == b"no frontmatter\n"

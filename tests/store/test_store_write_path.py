@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,22 +45,32 @@ def swap_mode(request: pytest.FixtureRequest) -> Any:
 # --- an outside save in the middle of a change ---------------------------------------------
 
 
+def meanwhile(monkeypatch: pytest.MonkeyPatch, outside: Callable[[str | None], None]) -> None:
+    """Another program's doing, ``outside``, run each time the store has written a version to
+    history (between its read of the file and its swap), given that version's source."""
+    real = history_mod.write_version
+
+    def then_outside(*args: Any, **kwargs: Any) -> Any:
+        version = real(*args, **kwargs)
+        outside(kwargs.get("source"))
+        return version
+
+    monkeypatch.setattr(history_mod, "write_version", then_outside)
+
+
 def test_an_outside_save_during_a_change_is_kept_before_the_stores_version(
     store: MemoryStore, root: Path, monkeypatch: pytest.MonkeyPatch, swap_mode: str
 ) -> None:
     memory = store.create(GLOBAL, "T", "first")
     path = Path(memory.path)
-    real = history_mod.write_version
 
-    def outside_saves_meanwhile(*args: Any, **kwargs: Any) -> Any:
-        version = real(*args, **kwargs)
-        if kwargs.get("source") == "settings":  # between the store's read and its rename
+    def outside_saves(source: str | None) -> None:
+        if source == "settings":  # between the store's read and its rename
             tmp = path.with_name("editor.tmp")
             tmp.write_text(memory_file(title="T", text="outside text"))
             os.replace(tmp, path)
-        return version
 
-    monkeypatch.setattr(history_mod, "write_version", outside_saves_meanwhile)
+    meanwhile(monkeypatch, outside_saves)
     changed = store.change(GLOBAL, memory.id, text="the store's text")
     monkeypatch.undo()
     assert Path(memory.path).read_text().endswith("the store's text\n")
@@ -78,14 +89,11 @@ def test_an_outside_problem_file_saved_during_a_change_wins_and_the_change_is_re
 ) -> None:
     memory = store.create(GLOBAL, "T", "first")
     path = Path(memory.path)
-    real = history_mod.write_version
 
-    def outside_breaks_it(*args: Any, **kwargs: Any) -> Any:
-        version = real(*args, **kwargs)
+    def outside_breaks_it(_source: str | None) -> None:
         path.write_text("not a memory file\n")
-        return version
 
-    monkeypatch.setattr(history_mod, "write_version", outside_breaks_it)
+    meanwhile(monkeypatch, outside_breaks_it)
     with pytest.raises(CouldNotChange) as info:
         store.change(GLOBAL, memory.id, text="the store's text")
     monkeypatch.undo()
@@ -99,15 +107,12 @@ def test_a_folder_put_in_place_of_the_file_during_a_change_is_left_and_the_chang
 ) -> None:
     memory = store.create(GLOBAL, "T", "first")
     path = Path(memory.path)
-    real = history_mod.write_version
 
-    def outside_puts_a_folder(*args: Any, **kwargs: Any) -> Any:
-        version = real(*args, **kwargs)
+    def outside_puts_a_folder(_source: str | None) -> None:
         path.unlink()
         path.mkdir()
-        return version
 
-    monkeypatch.setattr(history_mod, "write_version", outside_puts_a_folder)
+    meanwhile(monkeypatch, outside_puts_a_folder)
     with pytest.raises(CouldNotChange):
         store.change(GLOBAL, memory.id, text="the store's text")
     monkeypatch.undo()

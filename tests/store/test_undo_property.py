@@ -27,6 +27,9 @@ from hypothesis import strategies as st
 
 from store import GLOBAL, CouldNotChange, MemoryStore, NothingToUndo
 
+#: Among the suite's longest: started first (see ``tests/conftest.py``).
+pytestmark = pytest.mark.slow
+
 TEXTS = ["one", "two", "three", "four"]  # few texts: repeats are where history moves things
 IS_CURRENT = "the text from before the change from a chat is the current text already"
 NOT_KEPT = "the text from before the change from a chat is no longer kept"
@@ -107,8 +110,10 @@ def _undo(store: MemoryStore, memory_id: str, model: Model) -> None:
     by_chat=st.booleans(),
     steps=st.lists(step, min_size=1, max_size=10),
 )
-def test_undo_answers_truly(first: str, by_chat: bool, steps: list[tuple[str, object, str]]) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
+def test_undo_answers_truly(
+    examples_folder: Path, first: str, by_chat: bool, steps: list[tuple[str, object, str]]
+) -> None:
+    with tempfile.TemporaryDirectory(dir=examples_folder) as tmp:
         store = MemoryStore(Path(tmp) / "oda")
         memory = store.create(GLOBAL, "T", first, via="chat" if by_chat else "settings")
         model = Model(current=first)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -77,6 +80,19 @@ _ON_ONE: dict[str, Callable[[MemoryStore, Memory, tuple[Any, ...]], object]] = {
     "outside_delete": lambda store, m, step: store.memory_path(m.scope, m.id).unlink(),
     "reorder": _reorder,
 }
+
+
+@contextmanager
+def example_store(folder: Path, first: list[tuple[str, str]]) -> Iterator[MemoryStore]:
+    """A store of one hypothesis example's own, in a new folder inside ``folder`` (removed
+    after), holding the ``first`` memories (a title of odd length in proj, the others in Global)."""
+    with tempfile.TemporaryDirectory(
+        dir=folder, ignore_cleanup_errors=True
+    ) as tmp:  # a failure shows as itself
+        store = MemoryStore(Path(tmp) / "oda")
+        for title, text in first:
+            store.create("proj" if len(title) % 2 else GLOBAL, title, text)
+        yield store
 
 
 def settled(*stores: MemoryStore) -> None:

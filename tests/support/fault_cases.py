@@ -71,9 +71,9 @@ def pin(monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, Ids]:
     return clock, ids
 
 
-def _named(s: MemoryStore, scope: str | None, wanted: str, title: str, text: str, **kw: object) -> None:
+def _named(s: MemoryStore, scope: str | None, wanted: str, title: str, text: str) -> None:
     """Create a memory and rename its file and history to the id ``wanted``."""
-    made = s.create(scope, title, text, **kw)  # type: ignore[arg-type]
+    made = s.create(scope, title, text)
     s.memory_path(scope, made.id).rename(s.memory_path(scope, wanted))
     history_dir(s.root, scope, made.id).rename(history_dir(s.root, scope, wanted))
     s.refresh()

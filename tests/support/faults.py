@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -252,13 +253,13 @@ def _named(target: object) -> str:
 
 def _own_frames() -> tuple[str, ...]:
     """The frames of the store and the app that led to the call, innermost first."""
-    frame = sys._getframe(3)
+    frame: FrameType | None = sys._getframe(3)
     found: list[str] = []
     while frame is not None:
         filename = frame.f_code.co_filename
         if filename.startswith(_STORE) or filename.startswith(_APP_STATE):
             found.append(f"{Path(filename).name}:{frame.f_lineno}")
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return tuple(found)
 
 

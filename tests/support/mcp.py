@@ -6,7 +6,7 @@ import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mcp import Client
 from mcp_types import CallToolResult
@@ -50,7 +50,7 @@ def ok(result: CallToolResult) -> dict[str, Any]:
     assert not result.is_error, block(result)
     assert result.structured_content is not None
     assert json.loads(block(result)) == result.structured_content
-    return result.structured_content
+    return cast(dict[str, Any], result.structured_content)  # the SDK types it Any
 
 
 def refused(result: CallToolResult) -> str:

@@ -21,6 +21,11 @@ def server_command(root: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "oda_tui", "mcp", "--root", str(root), *args]
 
 
+def invalid_request(request_id: object, message: str) -> dict[str, Any]:
+    """The JSON-RPC answer to a request that is not a valid one (code -32600), saying ``message``."""
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32600, "message": message}}
+
+
 class RawSession:
     """JSON-RPC lines written to ``oda-tui mcp`` by hand."""
 

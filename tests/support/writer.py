@@ -47,9 +47,9 @@ def main() -> None:
                 accepted(op="delete", scope=scope, id=memory_id)
             elif deleted:
                 memory_id = rng.choice(deleted)
-                m = store.restore_deleted(scope, memory_id)
-                if m is not None:
-                    accepted(op="restore", scope=scope, id=memory_id, title=m.title, text=m.text)
+                back = store.restore_deleted(scope, memory_id)
+                if back is not None:
+                    accepted(op="restore", scope=scope, id=memory_id, title=back.title, text=back.text)
         except StoreError:
             pass
 

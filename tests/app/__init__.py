@@ -1,0 +1,1 @@
+"""The app: Pilot tests, snapshots, and the real app in a pseudo-terminal."""

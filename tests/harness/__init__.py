@@ -1,0 +1,1 @@
+"""The reliability harness: kills, races, faults, fuzzing, hostile trees."""

@@ -1,0 +1,1 @@
+"""The library: every change, message and limit."""
