@@ -17,6 +17,7 @@ from .keys.bindings import apply_keymap, bindings
 from .keys.key_names import normal_key
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
+from .session.message_log import MessageLog
 from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
@@ -78,6 +79,8 @@ class OdaApp(App[None]):
         self.person_keymap: dict[str, str] = {}
         self.set_keymap(loaded.keymap)
         self._keymap_problems = loaded.problems
+        #: Every notice shown, for the message log (``M``).
+        self.message_log = MessageLog()
 
     def set_keymap(self, keymap: Keymap) -> None:
         """Use ``keymap`` (binding id -> keys) for the nodes made from now on, and for the app's
@@ -116,10 +119,19 @@ class OdaApp(App[None]):
         markup: bool = True,
     ) -> None:
         """Show a notice (every screen's and widget's notices come here), its punctuation in the
-        glyph set in use."""
-        super().notify(
-            app_words(message), title=app_words(title), severity=severity, timeout=timeout, markup=markup
-        )
+        glyph set in use, and keep it in the message log."""
+        message, title = app_words(message), app_words(title)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        if markup:  # the log shows its words, not its tags
+            message, title = Content.from_markup(message).plain, Content.from_markup(title).plain
+        self.message_log.add(severity, title, message)
+
+    def action_messages(self) -> None:
+        """Show every notice so far, newest first (the toasts on screen go: they are in the list)."""
+        from .screens.messages import MessagesScreen
+
+        self.clear_notifications()
+        self.push_screen(MessagesScreen(self.message_log.newest_first()))
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.

@@ -7,6 +7,7 @@ import sys
 from types import ModuleType
 from typing import NoReturn
 
+from .environment import EpilogFormatter, command_environment
 from .errors import REFUSED
 
 
@@ -36,7 +37,14 @@ def build_parser(commands: dict[str, ModuleType]) -> Parser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     common = common_options()
     for name, module in commands.items():
-        child = sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[common])
+        child = sub.add_parser(
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            parents=[common],
+            epilog=command_environment(name),
+            formatter_class=EpilogFormatter,
+        )
         module.add_arguments(child)
         child.set_defaults(handler=module.run)
     return parser
