@@ -11,7 +11,7 @@ from textual.binding import Binding, Keymap
 from textual.content import Content
 
 from .config.keymap import load_keymap
-from .config.theming import load_themes, save_theme, saved_theme
+from .config.theming import SavedTheme, load_themes, save_theme, saved_theme
 from .keys.actions import Place
 from .keys.bindings import apply_keymap, bindings
 from .keys.key_names import normal_key
@@ -152,15 +152,20 @@ class OdaApp(App[None]):
         self.set_class(ascii_only(), "-ascii")
         for problem in self._keymap_problems:
             self.notify(clean_line(f"Keymap: {problem}"), severity="warning", markup=False, timeout=10)
-        self._load_themes()
+        saved = saved_theme()
+        if saved.name is None and saved.problem is None:
+            # Textual's default theme draws the first frame: the theme files (YAML, parsed and
+            # checked) wait until it is on screen.
+            self.call_after_refresh(self._load_themes, saved)
+        else:
+            self._load_themes(saved)
 
-    def _load_themes(self) -> None:
+    def _load_themes(self, saved: SavedTheme) -> None:
         loaded = load_themes()
         for theme in loaded.themes:
             self.register_theme(theme)
         for problem in loaded.problems:
             self.notify(clean_line(f"Theme skipped: {problem}"), severity="warning", markup=False, timeout=10)
-        saved = saved_theme()
         if saved.problem is not None:
             self.notify(clean_line(f"Theme: {saved.problem}"), severity="warning", markup=False, timeout=10)
         wanted = saved.name

@@ -7,7 +7,6 @@ import sys
 from types import ModuleType
 from typing import NoReturn
 
-from .environment import EpilogFormatter, command_environment
 from .errors import REFUSED
 
 
@@ -33,6 +32,8 @@ def common_options() -> Parser:
 
 def build_parser(commands: dict[str, ModuleType]) -> Parser:
     """``oda-tui COMMAND …`` with one subparser per command module."""
+    from .environment import EpilogFormatter, command_environment  # not for the bare oda-tui
+
     parser = Parser(prog="oda-tui", description="Inspect, check and export Oda's memory files.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     common = common_options()

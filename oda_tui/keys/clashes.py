@@ -80,6 +80,8 @@ def first_clash(keymap: Mapping[str, str]) -> tuple[str, str, tuple[str, ...]] |
 def without_clashes(keymap: Mapping[str, str]) -> tuple[dict[str, str], list[Clash]]:
     """``keymap`` less every entry that clashes, and the clashes found. Dropping an entry
     brings its defaults back, which may clash in turn, so it repeats until none is left."""
+    if not keymap:  # the defaults never clash: nothing to look for (most starts)
+        return {}, []
     kept = dict(keymap)
     clashes: list[Clash] = []
     while (found := first_clash(kept)) is not None:
