@@ -116,9 +116,9 @@ ACTIONS: tuple[Action, ...] = (
     on_memory("memory.copy_path", "copy_path", "Copy path", "Y",
            palette="Copy the path of the memory's file",
            hint="To the clipboard, through the terminal (works over SSH)"),
-    Action("pane.scopes", "focus_pane('scopes')", "Scopes", "1", Place.MAIN, show=False),
-    Action("pane.list", "focus_pane('list')", "Memory list", "2", Place.MAIN, show=False),
-    Action("pane.detail", "focus_pane('detail')", "Editor or preview", "3", Place.MAIN, show=False),
+    Action("pane.scopes", "focus_pane('scopes')", "Go to the scopes", "1", Place.MAIN, show=False),
+    Action("pane.list", "focus_pane('list')", "Go to the memory list", "2", Place.MAIN, show=False),
+    Action("pane.detail", "focus_pane('detail')", "Go to the editor (or the preview)", "3", Place.MAIN, show=False),
     # Everywhere: a key no text field takes.
     Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, priority=True),
     Action("app.messages", "messages", "Messages", "M", Place.APP,
