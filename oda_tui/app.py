@@ -11,12 +11,13 @@ from textual.binding import Binding, Keymap
 from textual.content import Content
 
 from .config.keymap import load_keymap
-from .config.theming import load_themes, save_theme, saved_theme
+from .config.theming import SavedTheme, load_themes, save_theme, saved_theme
 from .keys.actions import Place
 from .keys.bindings import apply_keymap, bindings
 from .keys.key_names import normal_key
 from .screens.base import OpenMemory
 from .screens.main import MainScreen
+from .session.message_log import MessageLog
 from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
@@ -78,6 +79,8 @@ class OdaApp(App[None]):
         self.person_keymap: dict[str, str] = {}
         self.set_keymap(loaded.keymap)
         self._keymap_problems = loaded.problems
+        #: Every notice shown, for the message log (``M``).
+        self.message_log = MessageLog()
 
     def set_keymap(self, keymap: Keymap) -> None:
         """Use ``keymap`` (binding id -> keys) for the nodes made from now on, and for the app's
@@ -116,10 +119,19 @@ class OdaApp(App[None]):
         markup: bool = True,
     ) -> None:
         """Show a notice (every screen's and widget's notices come here), its punctuation in the
-        glyph set in use."""
-        super().notify(
-            app_words(message), title=app_words(title), severity=severity, timeout=timeout, markup=markup
-        )
+        glyph set in use, and keep it in the message log."""
+        message, title = app_words(message), app_words(title)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        if markup:  # the log shows its words, not its tags
+            message, title = Content.from_markup(message).plain, Content.from_markup(title).plain
+        self.message_log.add(severity, title, message)
+
+    def action_messages(self) -> None:
+        """Show every notice so far, newest first (the toasts on screen go: they are in the list)."""
+        from .screens.messages import MessagesScreen
+
+        self.clear_notifications()
+        self.push_screen(MessagesScreen(self.message_log.newest_first()))
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.
@@ -140,15 +152,20 @@ class OdaApp(App[None]):
         self.set_class(ascii_only(), "-ascii")
         for problem in self._keymap_problems:
             self.notify(clean_line(f"Keymap: {problem}"), severity="warning", markup=False, timeout=10)
-        self._load_themes()
+        saved = saved_theme()
+        if saved.name is None and saved.problem is None:
+            # Textual's default theme draws the first frame: the theme files (YAML, parsed and
+            # checked) wait until it is on screen.
+            self.call_after_refresh(self._load_themes, saved)
+        else:
+            self._load_themes(saved)
 
-    def _load_themes(self) -> None:
+    def _load_themes(self, saved: SavedTheme) -> None:
         loaded = load_themes()
         for theme in loaded.themes:
             self.register_theme(theme)
         for problem in loaded.problems:
             self.notify(clean_line(f"Theme skipped: {problem}"), severity="warning", markup=False, timeout=10)
-        saved = saved_theme()
         if saved.problem is not None:
             self.notify(clean_line(f"Theme: {saved.problem}"), severity="warning", markup=False, timeout=10)
         wanted = saved.name

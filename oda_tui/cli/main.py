@@ -64,8 +64,18 @@ class _AppParser(Parser):
     """The bare command's parser: the subcommands' help is gathered only when help is shown."""
 
     def format_help(self) -> str:
+        from ..config.keymap import keymap_path
+        from .environment import APP, environment_help
+
         lines = [f"  {name:<9} {module.HELP}" for name, module in subcommands.command_modules().items()]
-        self.epilog = "commands (oda-tui COMMAND --help for each):\n" + "\n".join(lines)
+        self.epilog = "\n\n".join(
+            (
+                "commands (oda-tui COMMAND --help for each):\n" + "\n".join(lines),
+                environment_help(APP),
+                f"keys: remap any key of the app in {keymap_path()}\n"
+                "  (one 'binding.id: keys' a line; ? in the app lists every binding id)",
+            )
+        )
         return super().format_help()
 
 

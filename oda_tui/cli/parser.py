@@ -32,11 +32,20 @@ def common_options() -> Parser:
 
 def build_parser(commands: dict[str, ModuleType]) -> Parser:
     """``oda-tui COMMAND …`` with one subparser per command module."""
+    from .environment import EpilogFormatter, command_environment  # not for the bare oda-tui
+
     parser = Parser(prog="oda-tui", description="Inspect, check and export Oda's memory files.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     common = common_options()
     for name, module in commands.items():
-        child = sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[common])
+        child = sub.add_parser(
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            parents=[common],
+            epilog=command_environment(name),
+            formatter_class=EpilogFormatter,
+        )
         module.add_arguments(child)
         child.set_defaults(handler=module.run)
     return parser

@@ -15,6 +15,7 @@ from ..keys.bindings import bindings
 from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_line
 from ..widgets.key_footer import KeyFooter
+from ..widgets.keyed_option_list import KeyedOptionList
 from .dialog import Dialog
 
 # Not valid workspace keys, so they cannot clash with one.
@@ -32,7 +33,7 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
 
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.PICKER)
-    HELP_PLACES = (Place.PICKER,)
+    HELP_PLACES = (Place.PICKER, Place.LISTS)
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
@@ -42,7 +43,7 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(app_words(clean_line(self.question)), markup=False, classes="dialog-question")
-            yield OptionList(
+            yield KeyedOptionList(
                 *(Option(Text(scope_label(s)), id=GLOBAL_ID if s is None else s) for s in self.scopes),
                 Option(Text(f"New workspace{glyph('more')}", style="italic"), id=NEW_ID),
                 id="scope-choices",

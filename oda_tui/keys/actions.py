@@ -24,6 +24,8 @@ class Place(Enum):
     APP = "Everywhere"
     MAIN = "Everywhere on the main screen"
     LIST = "In the memory list"
+    LISTS = "In every list"
+    FILTER = "In the filter"
     EDITOR = "In the editor"
     HISTORY = "In History"
     DELETED = "In Recently deleted"
@@ -32,6 +34,7 @@ class Place(Enum):
     REVIEW = "In Review"
     SCREENS = "On History, Recently deleted, Problems, Duplicates and Review"
     HELP = "In this help"
+    MESSAGES = "In the messages"
     DIALOG = "In a question (yes or no)"
     EVERY_DIALOG = "In every dialog"
     PALETTE = "In the command palette"
@@ -108,16 +111,31 @@ ACTIONS: tuple[Action, ...] = (
            palette="Move the memory to another scope", hint="With its history; Global or a workspace"),
     on_memory("memory.editor", "edit_outside", "Open in $EDITOR", "e",
            palette="Open the memory in $EDITOR", hint="Your own editor; read again on return"),
+    on_memory("memory.copy_id", "copy_id", "Copy id", "y",
+           palette="Copy the memory's id", hint="To the clipboard, through the terminal (works over SSH)"),
+    on_memory("memory.copy_path", "copy_path", "Copy path", "Y",
+           palette="Copy the path of the memory's file",
+           hint="To the clipboard, through the terminal (works over SSH)"),
+    Action("pane.scopes", "focus_pane('scopes')", "Go to the scopes", "1", Place.MAIN, show=False),
+    Action("pane.list", "focus_pane('list')", "Go to the memory list", "2", Place.MAIN, show=False),
+    Action("pane.detail", "focus_pane('detail')", "Go to the editor (or the preview)", "3", Place.MAIN, show=False),
     # Everywhere: a key no text field takes.
     Action("app.quit", "quit", "Quit", "ctrl+q", Place.APP, priority=True),
+    Action("app.messages", "messages", "Messages", "M", Place.APP,
+           palette="Messages: every notice so far", hint="Newest first, with the time each came"),
     # The memory list.
     Action("memory.edit", "choose", "Edit", "enter", Place.LIST),
-    Action("list.up", "cursor(-1)", "Up", "up", Place.LIST, show=False),
-    Action("list.down", "cursor(1)", "Down", "down", Place.LIST, show=False),
-    Action("list.page_up", "page(-1)", "Page up", "pageup", Place.LIST, show=False),
-    Action("list.page_down", "page(1)", "Page down", "pagedown", Place.LIST, show=False),
-    Action("list.first", "jump(0)", "First", "home", Place.LIST, show=False),
-    Action("list.last", "jump(-1)", "Last", "end", Place.LIST, show=False),
+    # Every list: the memory list, the scopes, the sub-screens' lists and the scope picker.
+    Action("list.up", "cursor(-1)", "Up", "up,k", Place.LISTS, show=False),
+    Action("list.down", "cursor(1)", "Down", "down,j", Place.LISTS, show=False),
+    Action("list.half_page_up", "page(-0.5)", "Half a page up", "ctrl+u", Place.LISTS, show=False),
+    Action("list.half_page_down", "page(0.5)", "Half a page down", "ctrl+d", Place.LISTS, show=False),
+    Action("list.page_up", "page(-1)", "Page up", "pageup", Place.LISTS, show=False),
+    Action("list.page_down", "page(1)", "Page down", "pagedown", Place.LISTS, show=False),
+    Action("list.first", "jump(0)", "First", "home,g", Place.LISTS, show=False),
+    Action("list.last", "jump(-1)", "Last", "end,G", Place.LISTS, show=False),
+    # The filter above the memory list.
+    Action("filter.to_list", "to_list", "Into the list", "down", Place.FILTER, show=False),
     # The editor.
     Action("editor.frontmatter", "frontmatter", "Frontmatter as YAML", "f2", Place.EDITOR),
     # Sub-screens.
@@ -131,7 +149,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("problems.editor", "external", "Open in $EDITOR", "e", Place.PROBLEMS),
     Action("problems.delete", "delete", "Delete file", "d,delete", Place.PROBLEMS),
     Action("problems.close", "close", "Back", "escape", Place.PROBLEMS),
-    Action("duplicates.keep", "keep", "Keep, turn others off", "k", Place.DUPLICATES),
+    # K, not k: in every list k moves up.
+    Action("duplicates.keep", "keep", "Keep, turn others off", "K", Place.DUPLICATES),
     Action("duplicates.delete", "delete_others", "Delete others", "d,delete", Place.DUPLICATES),
     Action("duplicates.close", "close", "Back", "escape,q", Place.DUPLICATES),
     Action("review.accept", "accept", "Accept", "a", Place.REVIEW),
@@ -141,6 +160,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("review.close", "close", "Back", "escape,q", Place.REVIEW),
     Action("screen.help", "help", "Help", "question_mark,f1", Place.SCREENS),
     Action("help.close", "dismiss", "Close help", "escape,q,question_mark,f1", Place.HELP),
+    Action("messages.close", "dismiss", "Close", "escape,q,M", Place.MESSAGES),
     # Dialogs.
     Action("dialog.help", "help", "Help", "question_mark,f1", Place.EVERY_DIALOG),
     Action("dialog.yes", "confirm", "Yes", "y", Place.DIALOG),
@@ -165,6 +185,7 @@ BUILT_IN_KEYS: dict[Place, tuple[tuple[str, str], ...]] = {
         ("ctrl+p", "Command palette: actions, scopes, memories"),
         ("tab,shift+tab", "Next / previous pane or field"),
     ),
+    Place.FILTER: (("enter", "Into the list, the filter kept"),),
     Place.EDITOR: (
         ("tab,shift+tab", "Next / previous field"),
         ("space,enter", "On the switch: on or off, saved with the edits (Ctrl+S)"),
@@ -178,6 +199,8 @@ MAIN_HELP = (
     Place.MAIN,
     Place.APP,
     Place.LIST,
+    Place.LISTS,
+    Place.FILTER,
     Place.EDITOR,
     Place.HISTORY,
     Place.DELETED,
@@ -191,6 +214,7 @@ MAIN_HELP = (
     Place.CONFLICT,
     Place.PICKER,
     Place.PALETTE,
+    Place.MESSAGES,
 )
 
 

@@ -12,21 +12,26 @@ from dataclasses import dataclass
 
 from .actions import ACTIONS, BUILT_IN_KEYS, Action, Place
 
-#: The places whose keys are live at the same time, by the screen a person is on. The list and
-#: the editor are never focused together, so each shares the main screen's keys on its own.
+#: The places whose keys are live at the same time, by the screen a person is on. The list, the
+#: scopes, the filter and the editor are never focused together, so each shares the main
+#: screen's keys on its own.
 SCREENS: tuple[tuple[str, tuple[Place, ...]], ...] = (
-    ("the main screen's list", (Place.APP, Place.MAIN, Place.LIST)),
+    ("the main screen's list", (Place.APP, Place.MAIN, Place.LIST, Place.LISTS)),
+    ("the main screen's scopes", (Place.APP, Place.MAIN, Place.LISTS)),
+    ("the main screen's filter", (Place.APP, Place.MAIN, Place.FILTER)),
     ("the main screen's editor", (Place.APP, Place.MAIN, Place.EDITOR)),
-    ("History", (Place.APP, Place.HISTORY, Place.SCREENS)),
-    ("Recently deleted", (Place.APP, Place.DELETED, Place.SCREENS)),
-    ("Problems", (Place.APP, Place.PROBLEMS, Place.SCREENS)),
-    ("Duplicates", (Place.APP, Place.DUPLICATES, Place.SCREENS)),
-    ("Review", (Place.APP, Place.REVIEW, Place.SCREENS)),
+    ("History", (Place.APP, Place.HISTORY, Place.SCREENS, Place.LISTS)),
+    ("Recently deleted", (Place.APP, Place.DELETED, Place.SCREENS, Place.LISTS)),
+    ("Problems", (Place.APP, Place.PROBLEMS, Place.SCREENS, Place.LISTS)),
+    ("Duplicates", (Place.APP, Place.DUPLICATES, Place.SCREENS, Place.LISTS)),
+    ("Review", (Place.APP, Place.REVIEW, Place.SCREENS, Place.LISTS)),
     ("the help", (Place.APP, Place.HELP)),
+    # Over a modal screen only the app's priority keys (Ctrl+Q) work: M closes the messages.
+    ("the messages", (Place.MESSAGES, Place.LISTS)),
     ("a dialog", (Place.APP, Place.DIALOG)),
     ("the quit dialog", (Place.APP, Place.DIALOG, Place.QUIT)),
     ("the conflict dialog", (Place.APP, Place.CONFLICT)),
-    ("the scope picker", (Place.APP, Place.PICKER)),
+    ("the scope picker", (Place.APP, Place.PICKER, Place.LISTS)),
 )
 
 
@@ -75,6 +80,8 @@ def first_clash(keymap: Mapping[str, str]) -> tuple[str, str, tuple[str, ...]] |
 def without_clashes(keymap: Mapping[str, str]) -> tuple[dict[str, str], list[Clash]]:
     """``keymap`` less every entry that clashes, and the clashes found. Dropping an entry
     brings its defaults back, which may clash in turn, so it repeats until none is left."""
+    if not keymap:  # the defaults never clash: nothing to look for (most starts)
+        return {}, []
     kept = dict(keymap)
     clashes: list[Clash] = []
     while (found := first_clash(kept)) is not None:

@@ -17,7 +17,7 @@ from store import scope_label
 from ..session.assistant_sync import sync_assistant_files
 from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_line
-from .actions import Action
+from .actions import Action, Place
 from .bindings import current_keys, palette_actions, person_keymap
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class OdaCommands(Provider):
         except LookupError:
             return []
         commands: list[tuple[str, Callable[[], object], str]] = [
-            (app_words(a.palette or a.label), partial(screen.run_action, a.action), self._hint(a))
+            (app_words(a.palette or a.label), self._runner(screen, a), self._hint(a))
             for a in palette_actions()
         ]
         commands.append(
@@ -125,10 +125,16 @@ class OdaCommands(Provider):
             name = app_words(action.palette or action.label)
             yield DiscoveryHit(
                 safe_prompt(name),
-                partial(screen.run_action, action.action),
+                self._runner(screen, action),
                 text=name,
                 help=self._hint(action),
             )
+
+    def _runner(self, screen: MainScreen, action: Action) -> Callable[[], object]:
+        """What runs ``action``: the app's own actions (``Place.APP``) on the app, the others on
+        the main screen."""
+        node = self.app if action.place is Place.APP else screen
+        return partial(node.run_action, action.action)
 
     def _hint(self, action: Action) -> str:
         """The line under an action: its keys as bound now, then what it does."""

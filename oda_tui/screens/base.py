@@ -109,5 +109,5 @@ class SubScreen(Screen[None], Generic[ContentT]):
         binding id."""
         from .help import HelpScreen
 
-        places = (self.HELP_PLACE, Place.SCREENS, Place.APP, Place.DIALOG)
+        places = (self.HELP_PLACE, Place.SCREENS, Place.LISTS, Place.APP, Place.DIALOG)
         self.app.push_screen(HelpScreen.of(self.app, places))

@@ -144,7 +144,7 @@ class DuplicatesScreen(SubScreen[list[Group]]):
         lines.append(DUPLICATE_NOTE if group.kind == "duplicate" else SIMILAR_NOTE)
         if group.kind == "duplicate":
             lines.append(
-                "k keeps the one marked ▶ and turns the others off; d deletes the others "
+                "K keeps the one marked ▶ and turns the others off; d deletes the others "
                 "(they wait under Recently deleted, and history keeps every version)."
             )
         lines.append("")

@@ -1,5 +1,6 @@
 """The help screen (? and F1): the keys of where it was opened, as currently bound (remaps
-included), each with its binding id; the tables come from the action registry."""
+included), each with its binding id; the tables come from the action registry. Under them: what
+the symbols the app draws mean, where the app's own files are, and how to pick a theme."""
 
 from __future__ import annotations
 
@@ -13,10 +14,51 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..config.keymap import keymap_path
+from ..config.paths import config_dir, state_dir
+from ..config.theming import SETTINGS_FILE, user_theme_dir
 from ..keys.actions import Place
 from ..keys.bindings import HelpRow, apply_person_keys, bindings, help_sections, person_keymap
-from ..text.glyphs import app_words
+from ..text.glyphs import ASCII, LEGEND, UNICODE, app_words, ascii_only
+from ..text.safe import clean_line
 from ..widgets.key_footer import KeyFooter
+
+
+def legend() -> Table:
+    """The symbols the app draws, in the set in use (and their ASCII forms beside the Unicode
+    ones), and what each marks."""
+    table = Table(title="Symbols", title_justify="left", expand=True, box=None)
+    table.add_column("Mark", style="bold", no_wrap=True)
+    if not ascii_only():  # a terminal in ASCII mode cannot draw the other set
+        table.add_column("In ASCII", style="bold", no_wrap=True)
+    table.add_column("What it marks", ratio=1)
+    for name, meaning in LEGEND:
+        marks = (ASCII[name],) if ascii_only() else (UNICODE[name], ASCII[name])
+        table.add_row(*(Text(mark) for mark in marks), Text(app_words(meaning)))
+    return table
+
+
+def own_files() -> Table:
+    """Where the app keeps what is yours apart from the memories: keys, themes and state."""
+    table = Table(title="The app's own files", title_justify="left", expand=True, box=None)
+    table.add_column("What", no_wrap=True)
+    table.add_column("Where", ratio=1, overflow="fold")
+    rows = (
+        ("Your keys (keymap.yaml)", keymap_path()),
+        ("Your themes (*.yaml)", user_theme_dir()),
+        ("The theme you chose", config_dir() / SETTINGS_FILE),
+        ("Drafts, review marks, crash.log", state_dir()),
+    )
+    for what, path in rows:
+        table.add_row(Text(what), Text(clean_line(str(path))))
+    return table
+
+
+#: How to change the theme (Textual's own palette command), under the files.
+THEME_LINE = (
+    "Themes: press Ctrl+P and type “theme”, then pick one; the app remembers it. A theme of your "
+    "own is a *.yaml file in the themes folder above, with a name and its colours."
+)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -51,6 +93,9 @@ class HelpScreen(ModalScreen[None]):
                 for keys, description, ident in rows:
                     table.add_row(Text(keys), Text(app_words(description)), Text(ident))
                 yield Static(table, classes="help-section")
+            yield Static(legend(), classes="help-section")
+            yield Static(own_files(), classes="help-section")
+            yield Static(app_words(THEME_LINE), classes="help-section", markup=False)
         yield KeyFooter()
 
     async def action_dismiss(self, result: None = None) -> None:

@@ -31,3 +31,16 @@ def full_moment(moment: datetime | None) -> str:
 def count(n: int) -> str:
     """A whole number with thousands separators: 5,230."""
     return f"{n:,}"
+
+
+def position(index: int, total: int) -> str:
+    """Where a list's cursor is, as a list's border shows it: ``12/1,111`` (row 12 of 1,111);
+    empty for an empty list."""
+    return f"{count(index + 1)}/{count(total)}" if total else ""
+
+
+def page_step(pages: float, page: int) -> int:
+    """The rows a move of ``pages`` pages (``-0.5``: half a page up) covers, ``page`` rows a
+    page: at least one row."""
+    rows = max(1, int(abs(pages) * page))
+    return rows if pages > 0 else -rows

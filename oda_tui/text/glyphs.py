@@ -43,6 +43,20 @@ ASCII: Mapping[str, str] = {
     "search": ">",
 }
 
+#: What the marks drawn in the app's lists and lines mean, for the help's legend, by name above.
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("problem", "a problem file, not used as a memory (press ! to see it); beside a scope, how many it has"),
+    ("duplicate", "a duplicate: a chat receives the same memory twice (press D)"),
+    ("draft", "unsaved edits in the editor (Ctrl+S saves them)"),
+    ("secret", "text that looks like a secret (a warning under !: such a memory is still sent)"),
+    ("settings", "a problem in settings.yaml (under !)"),
+    (
+        "ignored",
+        "under !, a file that is not a memory and is ignored; elsewhere it separates the parts of a line",
+    ),
+    ("about", "about: an estimate of tokens, four characters to a token"),
+)
+
 # Terminals known to lack the symbols above whatever the locale says.
 _ASCII_TERMS = ("linux", "vt100", "vt102", "vt220", "dumb", "cons25")
 

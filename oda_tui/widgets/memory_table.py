@@ -24,6 +24,7 @@ from store import Memory
 
 from ..keys.actions import Place
 from ..keys.bindings import apply_person_keys, bindings
+from ..text.format import page_step, position
 from .memory_rows import COLUMN_KEYS, COLUMNS, row_cells, row_line
 
 
@@ -67,7 +68,7 @@ class MemoryTable(ScrollView, can_focus=True):
         "memory-table--zebra",
     }
 
-    BINDINGS = bindings(Place.LIST)
+    BINDINGS = bindings(Place.LIST) + bindings(Place.LISTS)
 
     cursor_row: reactive[int] = reactive(0, always_update=False, repaint=False)
     #: Whether any memory is listed: the keys that act on a memory are offered only then, and
@@ -208,6 +209,7 @@ class MemoryTable(ScrollView, can_focus=True):
         self.set_reactive(MemoryTable.cursor_row, row)
         self._scroll_cursor_visible()
         self.refresh()
+        self.border_subtitle = position(row, len(self._shown))
         if announce and moved:
             self.post_message(self.MemoryHighlighted(self.current_id))
 
@@ -223,10 +225,10 @@ class MemoryTable(ScrollView, can_focus=True):
         """Move the cursor up or down."""
         self._set_cursor(self.cursor_row + delta, announce=True)
 
-    def action_page(self, direction: int) -> None:
-        """Move the cursor a page up or down."""
+    def action_page(self, pages: float) -> None:
+        """Move the cursor ``pages`` pages up (negative) or down: ``1``, or ``0.5`` for half one."""
         page = max(self.scrollable_content_region.height - 2, 1)
-        self._set_cursor(self.cursor_row + direction * page, announce=True)
+        self._set_cursor(self.cursor_row + page_step(pages, page), announce=True)
 
     def action_jump(self, row: int) -> None:
         """Go to the first (0) or last (-1) row."""

@@ -14,6 +14,7 @@ from store import Scope
 from ..session.snapshot import ScopeSummary
 from ..text.glyphs import glyph
 from ..text.safe import clean_line
+from .keyed_option_list import KeyedOptionList
 
 # Not a valid workspace key (keys start with a letter or digit), so it cannot clash.
 GLOBAL_OPTION_ID = ":global"
@@ -39,7 +40,7 @@ def scope_prompt(summary: ScopeSummary) -> Text:
     return text
 
 
-class ScopeList(OptionList):
+class ScopeList(KeyedOptionList):
     """Global and the workspaces; highlighting one selects it."""
 
     DEFAULT_CSS = """

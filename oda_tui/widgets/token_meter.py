@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from textual import events
-from textual.app import ComposeResult
+from rich.style import Style
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
-from textual.widgets import ProgressBar, Static
-from textual.widgets._progress_bar import Bar
+from textual.reactive import reactive
+from textual.renderables.bar import Bar
+from textual.widget import Widget
+from textual.widgets import Static
 
 from store import Scope, scope_label
 
@@ -28,6 +30,41 @@ def meter_text(tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> s
     return text
 
 
+class MeterBar(Widget):
+    """The meter's bar: ``share`` of its width drawn, to the half cell (Textual's bar, without
+    the progress bar's clock, percentage and ETA widgets, which the first frame need not build)."""
+
+    COMPONENT_CLASSES = {"bar--bar", "bar--complete"}
+    DEFAULT_CSS = """
+    MeterBar {
+        height: 1;
+        width: 1fr;
+    }
+    MeterBar > .bar--bar {
+        color: $primary;
+        background: $surface;
+    }
+    MeterBar > .bar--complete {
+        color: $success;
+        background: $surface;
+    }
+    """
+
+    #: The part of the bar drawn, 0 to 1.
+    share: reactive[float] = reactive(0.0)
+
+    def render(self) -> RenderResult:
+        width = self.size.width
+        # Rounded to the half cells of the width it is drawn at, whenever that width changes.
+        share = int(self.share * width * 2) / (width * 2) if width else self.share
+        style = self.get_component_rich_style("bar--bar" if share < 1 else "bar--complete")
+        return Bar(
+            highlight_range=(0, width * share),
+            highlight_style=Style.from_color(style.color),
+            background_style=Style.from_color(style.bgcolor),
+        )
+
+
 class TokenMeter(Vertical):
     """``≈ tokens / limit`` with a bar; turns the error colour over the limit."""
 
@@ -42,45 +79,25 @@ class TokenMeter(Vertical):
         text-wrap: nowrap;
         text-overflow: ellipsis;
     }
-    TokenMeter #meter-bar {
-        height: 1;
-        width: 1fr;
-    }
-    TokenMeter #meter-bar Bar {
-        width: 1fr;
-    }
     TokenMeter.-over #meter-label {
         color: $error;
         text-style: bold;
     }
-    TokenMeter.-over #meter-bar Bar > .bar--complete,
-    TokenMeter.-over #meter-bar Bar > .bar--bar {
+    TokenMeter.-over MeterBar > .bar--complete,
+    TokenMeter.-over MeterBar > .bar--bar {
         color: $error;
     }
     """
 
     def compose(self) -> ComposeResult:
         yield Static("", id="meter-label", markup=False)
-        yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="meter-bar")
+        yield MeterBar(id="meter-bar")
 
     def show(self, tokens: int, limit: int, chat_scope: Scope, selected: Scope) -> None:
         """Show ``tokens`` of ``limit`` for the chat of ``chat_scope``."""
         self.query_one("#meter-label", Static).update(meter_text(tokens, limit, chat_scope, selected))
-        bar = self.query_one("#meter-bar", ProgressBar)
-        bar.update(total=max(limit, 1), progress=min(tokens, limit))
+        self.query_one(MeterBar).share = min(tokens, limit) / max(limit, 1)
         self.set_class(tokens > limit, "-over")
-        self._fit_bar()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit_bar()
-
-    def _fit_bar(self) -> None:
-        # Textual's Bar rounds its share to the half cells of its width when the share is set,
-        # and not again when the width changes: a share set before the first layout (or an old
-        # width) would draw a sliver the rounding at this width does not give. Set it again.
-        bar = self.query_one("#meter-bar", ProgressBar)
-        for drawn in bar.query(Bar):
-            drawn.percentage = bar.percentage
 
     @property
     def label(self) -> str:

@@ -8,10 +8,10 @@ time at the narrower width would lose its last line, with no way to scroll to it
 
 from __future__ import annotations
 
-from textual.widgets import OptionList
+from .keyed_option_list import KeyedOptionList
 
 
-class WrappingOptionList(OptionList):
+class WrappingOptionList(KeyedOptionList):
     """An ``OptionList`` that measures its options again at the width left by its scrollbar."""
 
     def watch_show_vertical_scrollbar(self) -> None:

@@ -54,7 +54,7 @@ async def test_duplicates_keep_one_and_turn_the_others_off(root: Path) -> None:
         head = static_text(view.query_one("#duplicate-head"))
         assert "Duplicates in Global + web:" in head and "▶ “Tea” in Global" in head
         # Keep the web copy: the Global one is turned off, and the group is gone.
-        await pilot.press("down", "k")
+        await pilot.press("down", "K")
         await settle(pilot)
         after = MemoryStore(root)
         assert (after.get(GLOBAL, tea).enabled, after.get("web", copy).enabled) == (False, True)
@@ -66,7 +66,7 @@ async def test_duplicates_keep_one_and_turn_the_others_off(root: Path) -> None:
         shown = {b.action for _n, b, enabled, _t in view.active_bindings.values() if enabled}
         assert not shown & {"keep", "delete_others"}
         assert "Similar, not duplicates" in static_text(view.query_one("#duplicate-head"))
-        await pilot.press("k")
+        await pilot.press("K")
         await settle(pilot)
         assert notices(app)[-1] == "Kept “tea”; turned off 1 other."
         assert [m.enabled for m in MemoryStore(root).memories("web")] == [True, True]

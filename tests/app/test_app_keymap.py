@@ -221,7 +221,10 @@ async def test_every_key_comes_from_the_registry(tmp_path: Path) -> None:
     async with run_app(tmp_path / "oda") as (app, pilot, screen):
         bound = {b.id for _key, b in screen._bindings} | {b.id for _key, b in app._bindings}
         bound |= {b.id for _key, b in screen.table._bindings}
-        main_ids = {a.id for a in ACTIONS if a.place in (Place.MAIN, Place.APP, Place.LIST)}
+        bound |= {b.id for _key, b in screen.browse.filter_input._bindings}
+        main_ids = {
+            a.id for a in ACTIONS if a.place in (Place.MAIN, Place.APP, Place.LIST, Place.LISTS, Place.FILTER)
+        }
         assert bound - {None} == main_ids
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
@@ -233,5 +236,5 @@ async def test_every_key_comes_from_the_registry(tmp_path: Path) -> None:
 def test_the_palette_offers_the_registrys_actions() -> None:
     names = [a.palette for a in palette_actions()]
     assert "New memory" in names and "Help: every key of the app" in names
-    assert all(a.place is Place.MAIN for a in palette_actions())
+    assert all(a.place in (Place.MAIN, Place.APP) for a in palette_actions())
     assert len({a.id for a in ACTIONS}) == len(ACTIONS)  # one id, one action

@@ -85,3 +85,20 @@ def test_an_unreadable_root_is_one_line(
         f"The store root {root} cannot be read: Permission denied.\n",
         "",
     )
+
+
+def test_help_names_the_environment_and_the_keymap(tmp_path: Path) -> None:
+    shown = run_cli("--help", env={"ODA_TUI_CONFIG": str(tmp_path / "config")}).out
+    for name in ("ODA_HOME", "ODA_TUI_CONFIG", "ODA_TUI_STATE", "ODA_TUI_ASCII", "NO_COLOR"):
+        assert f"\n  {name} " in shown, name
+    assert str(tmp_path / "config" / "keymap.yaml") in shown
+
+
+@pytest.mark.parametrize(
+    "command", ["check", "list", "show", "history", "context", "export", "sync", "import"]
+)
+def test_each_commands_help_names_the_variables_it_reads(command: str) -> None:
+    r = run_cli(command, "--help")
+    assert r.code == 0
+    assert "environment:\n  ODA_HOME " in r.out and "ODA_TUI_DEBUG" in r.out
+    assert ("ODA_TUI_STATE" in r.out) == (command == "check")  # check --review reads the review marks

@@ -20,6 +20,7 @@ from ...session.marks import Marks
 from ...session.snapshot import Snapshot, empty_scope_hint
 from ...text.glyphs import app_words, glyph
 from ...text.safe import clean_line
+from ...widgets.filter_input import FilterInput
 from ...widgets.memory_table import MemoryTable
 from ...widgets.scope_list import ScopeList
 from ...widgets.token_meter import TokenMeter
@@ -51,7 +52,7 @@ class BrowsePane(Horizontal):
     def compose(self) -> ComposeResult:
         yield ScopeList(id="scopes")
         with Vertical(id="list-pane"):
-            yield Input(id="filter", placeholder="Filter by title and text")
+            yield FilterInput(id="filter", placeholder="Filter by title and text")
             yield MemoryTable(id="memories")
             yield Static("", id="list-empty", markup=False)
             yield TokenMeter(id="meter")
@@ -242,7 +243,8 @@ class BrowsePane(Horizontal):
         self.filter_words = query_words(event.value)
 
     @on(Input.Submitted, "#filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
+    @on(FilterInput.ToList)
+    def _filter_left(self, event: Input.Submitted | FilterInput.ToList) -> None:
         event.stop()
         self.table.focus()
 

@@ -1,5 +1,6 @@
 """What the main screen's keys do to the memory they act on, outside the editor: turn it on or
-off, delete it after asking, open it in the person's own editor (copy and move are ``moving``).
+off, delete it after asking, open it in the person's own editor, put its id or its file's path
+on the clipboard (copy and move to another scope are ``moving``).
 Each is called by the main screen's action of the same key (``MainScreen.action_toggle_memory``);
 what they need that the first frame does not (a dialog, the editor launcher) is imported when
 first used."""
@@ -78,3 +79,22 @@ def edit_outside(screen: MainView, memory: Memory | None) -> None:
         screen.run_operation(simple(lambda store: store.refresh([memory.path])))
 
     screen.detail.guard(edit)
+
+
+def copy_to_clipboard(screen: MainView, memory: Memory | None, what: str) -> None:
+    """Put ``memory``'s id (``what`` is ``"id"``) or its file's path (``"path"``) on the clipboard.
+
+    Through the terminal (OSC 52, as Textual's ``copy_to_clipboard`` sends it), so it works over
+    SSH and in tmux; a terminal that does not let programs set its clipboard ignores it, which
+    the app cannot see, so the notice says so.
+    """
+    if memory is None:
+        screen.notify(f"There is no memory here to copy the {what} of.", markup=False)
+        return
+    text = memory.id if what == "id" else str(memory.path)
+    screen.app.copy_to_clipboard(text)
+    screen.notify(
+        f"Copied the {what} of “{clean_line(memory.title)}” to the clipboard: {clean_line(text)} "
+        "(if your terminal lets programs set it).",
+        markup=False,
+    )

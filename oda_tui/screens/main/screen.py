@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus, Resize
 from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Header, Input
 
 from store import Memory, Scope
@@ -38,7 +39,7 @@ from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
 from .key_policy import offered, until_pane
-from .memory_actions import delete_memory, edit_outside, toggle_memory
+from .memory_actions import copy_to_clipboard, delete_memory, edit_outside, toggle_memory
 
 if TYPE_CHECKING:
     from ...widgets.editor.memory_editor import MemoryEditor
@@ -402,6 +403,40 @@ class MainScreen(Screen[None]):
     def action_edit_outside(self) -> None:
         """Open the memory in the person's own editor."""
         edit_outside(self, self.target())
+
+    def action_copy_id(self) -> None:
+        """Put the memory's id on the clipboard."""
+        copy_to_clipboard(self, self.target(), "id")
+
+    def action_copy_path(self) -> None:
+        """Put the path of the memory's file on the clipboard."""
+        copy_to_clipboard(self, self.target(), "path")
+
+    def action_focus_pane(self, pane: str) -> None:
+        """Go to a pane: the scopes (``1``), the memory list (``2``), or the editor or the chat
+        preview, whichever tab is shown (``3``)."""
+        if pane == "scopes":
+            self.set_class(False, "-detail")
+            self.scopes.focus()
+        elif pane == "list":
+            self.set_class(False, "-detail")
+            self.table.focus()
+        else:
+            self._focus_detail()
+
+    @until_pane
+    def _focus_detail(self) -> None:
+        detail, editor = self.detail, self.editor
+        self.show_detail(detail.active or "tab-editor")
+        if detail.active == "tab-preview":
+            target: Widget = detail.preview
+        elif editor.memory is not None or editor.is_new:
+            target = editor.text_area
+        else:  # no memory open: the pane's tabs, so the focus is there all the same
+            target = detail.query_one("Tabs")
+        # Once the pane is displayed (on a narrow screen it was hidden): a hidden widget cannot
+        # take the focus.
+        self.call_after_refresh(target.focus)
 
     @until_pane
     def action_open_history(self) -> None:
