@@ -21,6 +21,7 @@ from textual.widgets import Input, OptionList, Static, TextArea
 
 import store.memory_store
 from oda_tui.app import OdaApp
+from oda_tui.config.paths import CONFIG_ENV, STATE_ENV
 from oda_tui.screens.help import HelpScreen
 from store import GLOBAL, MemoryStore
 from tests.support.app import main_screen, oda_app, settle, started, wait_until, write_raw
@@ -37,8 +38,11 @@ RunBefore = Callable[[Pilot[None]], Awaitable[None]]
 @pytest.fixture
 def fixed_clock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
     """A store at ``memory`` in the current folder (the test's own), whose changes happen a
-    minute apart from a fixed moment, in UTC."""
+    minute apart from a fixed moment, in UTC; the app's own folders at ``config`` and ``state``
+    there too (help names them: a path of the same length in every run draws the same screen)."""
     with monkeypatch.context() as patched:
+        patched.setenv(CONFIG_ENV, "config")
+        patched.setenv(STATE_ENV, "state")
         patched.setenv("TZ", "UTC")
         time.tzset()
         moments = (datetime(2024, 3, 5, 9, 0, tzinfo=UTC) + timedelta(minutes=i) for i in range(10_000))
