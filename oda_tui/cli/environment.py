@@ -27,9 +27,33 @@ def environment_help(names: tuple[str, ...]) -> str:
     return "environment:\n" + "\n".join(f"  {name:<{width}}  {VARIABLES[name]}" for name in names)
 
 
+def paths_help(state: bool, config: bool) -> str:
+    """The folders as the variables set them now: the memory folder, and the app's own."""
+    from ..config.paths import config_dir, resolve_root, state_dir
+
+    rows = [("memory folder", resolve_root(None))]
+    if config:
+        rows.append(("config folder", config_dir()))
+    if state:
+        rows.append(("state folder", state_dir()))
+    return "paths (as set now):\n" + "\n".join(f"  {name:<13}  {path}" for name, path in rows)
+
+
+#: Where the documentation says more (its pages are in the source's ``docs/`` folder).
+APP_DOCS = "docs: Using the app (docs/app.md) and Command line (docs/cli.md) in the source"
+COMMAND_DOCS = "docs: Command line (docs/cli.md) in the source"
+
+
 def command_environment(command: str) -> str:
-    """The environment lines of one command's ``--help``."""
-    return environment_help(("ODA_HOME", *COMMAND_EXTRA.get(command, ()), "ODA_TUI_DEBUG"))
+    """The environment, paths and docs lines of one command's ``--help``."""
+    extra = COMMAND_EXTRA.get(command, ())
+    return "\n\n".join(
+        (
+            environment_help(("ODA_HOME", *extra, "ODA_TUI_DEBUG")),
+            paths_help(state="ODA_TUI_STATE" in extra, config=False),
+            COMMAND_DOCS,
+        )
+    )
 
 
 class EpilogFormatter(argparse.HelpFormatter):

@@ -65,15 +65,17 @@ class _AppParser(Parser):
 
     def format_help(self) -> str:
         from ..config.keymap import keymap_path
-        from .environment import APP, environment_help
+        from .environment import APP, APP_DOCS, environment_help, paths_help
 
         lines = [f"  {name:<9} {module.HELP}" for name, module in subcommands.command_modules().items()]
         self.epilog = "\n\n".join(
             (
                 "commands (oda-tui COMMAND --help for each):\n" + "\n".join(lines),
                 environment_help(APP),
+                paths_help(state=True, config=True),
                 f"keys: remap any key of the app in {keymap_path()}\n"
                 "  (one 'binding.id: keys' a line; ? in the app lists every binding id)",
+                APP_DOCS,
             )
         )
         return super().format_help()

@@ -4,6 +4,7 @@ the symbols the app draws mean, where the app's own files are, and how to pick a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from rich.table import Table
@@ -61,16 +62,51 @@ THEME_LINE = (
 )
 
 
+#: The section of the documentation's "Using the app" page (``docs/app.md``) on what a help shows:
+#: the first of its places that has one names it.
+DOCS_SECTIONS: dict[Place, str] = {
+    Place.MAIN: "The main screen",
+    Place.HISTORY: "History",
+    Place.DELETED: "Recently deleted",
+    Place.PROBLEMS: "Problems",
+    Place.DUPLICATES: "Duplicates",
+    Place.REVIEW: "Review",
+    Place.MESSAGES: "The message log",
+    Place.PALETTE: "The command palette",
+    Place.QUIT: "Dialogs",
+    Place.CONFLICT: "Dialogs",
+    Place.PICKER: "Dialogs",
+    Place.DIALOG: "Dialogs",
+}
+
+
+def docs_anchor(section: str) -> str:
+    """The anchor MkDocs gives a heading (``The main screen`` -> ``the-main-screen``), as
+    Python-Markdown's ``toc.slugify`` makes it."""
+    kept = re.sub(r"[^\w\s-]", "", section).strip().lower()
+    return re.sub(r"[-\s]+", "-", kept)
+
+
+def docs_line(places: Iterable[Place]) -> str:
+    """Where the documentation says more about what this help covers."""
+    section = next((DOCS_SECTIONS[place] for place in places if place in DOCS_SECTIONS), "Keys")
+    return (
+        f"More in the documentation: Using the app, “{section}” "
+        f"(docs/app.md#{docs_anchor(section)} in the source)."
+    )
+
+
 class HelpScreen(ModalScreen[None]):
     """Lists every key, grouped by where it works."""
 
     CSS_PATH = "help.tcss"
     BINDINGS = bindings(Place.HELP)
 
-    def __init__(self, sections: list[tuple[str, list[HelpRow]]]) -> None:
+    def __init__(self, sections: list[tuple[str, list[HelpRow]]], docs: str = docs_line(())) -> None:
         super().__init__()
         apply_person_keys(self)
         self.sections = sections
+        self.docs = docs
 
     @classmethod
     def of(cls, app: App[object], places: Iterable[Place]) -> HelpScreen:
@@ -80,11 +116,13 @@ class HelpScreen(ModalScreen[None]):
             return app.get_key_display(Binding(key, ""))
 
         # The keymap as the app applies it (normalised key names).
-        return cls(help_sections(places, person_keymap(app), display))
+        places = tuple(places)
+        return cls(help_sections(places, person_keymap(app), display), docs_line(places))
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static(Text("Keys", style="bold"), id="help-title")
+            yield Static(app_words(self.docs), classes="help-section", markup=False)
             for title, rows in self.sections:
                 table = Table(title=title, title_justify="left", expand=True, box=None)
                 table.add_column("Key", style="bold", no_wrap=True)
