@@ -171,13 +171,9 @@ async def test_in_duplicates_k_moves_up_and_shift_k_keeps(
         assert (kept.get(GLOBAL, first.id).enabled, kept.get("web", second.id).enabled) == (True, False)
 
 
-async def test_a_remapped_list_key_works_in_every_list(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text("list.down: o,down\n", encoding="utf-8")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
+async def test_a_remapped_list_key_works_in_every_list(tmp_path: Path, config_folder: Path) -> None:
+    config_folder.mkdir()
+    (config_folder / "keymap.yaml").write_text("list.down: o,down\n", encoding="utf-8")
     root = tmp_path / "oda"
     store = many(root, 3)
     for memory in store.memories(GLOBAL)[:2]:

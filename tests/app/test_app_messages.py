@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from rich.text import Text
 from textual.widgets import OptionList
 
@@ -25,12 +24,10 @@ def listed(app: OdaApp) -> list[str]:
 
 
 async def test_the_log_lists_every_notice_newest_first_and_clears_the_toasts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, config_folder: Path
 ) -> None:
-    config = tmp_path / "config"
-    config.mkdir()
-    (config / "keymap.yaml").write_text("memory.nope: ctrl+n\n", encoding="utf-8")
-    monkeypatch.setenv("ODA_TUI_CONFIG", str(config))
+    config_folder.mkdir()
+    (config_folder / "keymap.yaml").write_text("memory.nope: ctrl+n\n", encoding="utf-8")
     root = tmp_path / "oda"
     memory = MemoryStore(root).create(GLOBAL, "Tea", "Green, no sugar.")
     app = OdaApp(root, watch=False)

@@ -17,6 +17,11 @@ HELD = (
 )
 
 
+def _sync_proj(sample: Sample, project: Path, *targets: str) -> list[str | Path]:
+    """``oda-tui sync`` of the sample's workspace ``proj`` into these targets of ``project``."""
+    return ["sync", "--root", sample.root, "--workspace", "proj", "--project", project, *targets]
+
+
 def _state(tmp_path: Path) -> dict[str, str]:
     return {"ODA_TUI_STATE": str(tmp_path / "state")}
 
@@ -102,16 +107,7 @@ def test_sync_with_no_workspace_named_or_recorded_is_refused(tmp_path: Path, sam
 
 def test_a_secret_looking_memory_stops_the_sync(tmp_path: Path, sample: Sample) -> None:
     MemoryStore(sample.root).create("proj", "Login", "password: Hunter2!x", allow_secret=True)
-    args: list[str | Path] = [
-        "sync",
-        "--root",
-        sample.root,
-        "--workspace",
-        "proj",
-        "--project",
-        tmp_path,
-        "AGENTS.md",
-    ]
+    args = _sync_proj(sample, tmp_path, "AGENTS.md")
     r = run_cli(*args, env=_state(tmp_path))
     assert r.code == 2
     assert 'The memory "Login" (workspace proj, id ' in r.err and "looks like it holds a password" in r.err
@@ -121,16 +117,7 @@ def test_a_secret_looking_memory_stops_the_sync(tmp_path: Path, sample: Sample) 
 
 
 def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path, sample: Sample) -> None:
-    args: list[str | Path] = [
-        "sync",
-        "--root",
-        sample.root,
-        "--workspace",
-        "proj",
-        "--project",
-        tmp_path,
-        "AGENTS.md",
-    ]
+    args = _sync_proj(sample, tmp_path, "AGENTS.md")
     assert run_cli(*args, env=_state(tmp_path)).code == 0
     assert run_cli(*args, "--check", env=_state(tmp_path)).code == 0
     MemoryStore(sample.root).create("proj", "New rule", "Tabs, never spaces.")
@@ -147,17 +134,7 @@ def test_check_exits_1_naming_what_is_out_of_step(tmp_path: Path, sample: Sample
 
 def test_a_hand_edited_block_is_refused_with_its_diff_until_forced(tmp_path: Path, sample: Sample) -> None:
     _review_all(sample, tmp_path)
-    args: list[str | Path] = [
-        "sync",
-        "--root",
-        sample.root,
-        "--workspace",
-        "proj",
-        "--project",
-        tmp_path,
-        "AGENTS.md",
-        "CLAUDE.md",
-    ]
+    args = _sync_proj(sample, tmp_path, "AGENTS.md", "CLAUDE.md")
     run_cli(*args, env=_state(tmp_path))
     agents = tmp_path / "AGENTS.md"
     agents.write_text(agents.read_text().replace("Use pytest -q.", "Use pytest -x."))
