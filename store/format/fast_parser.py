@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-
-import yaml
+from functools import cache
 
 from store import messages as msg
-from store.format.fields import FIELD_ORDER, Content, Fields, FileProblem, Parsed, normalize_title
+from store.format.fields import (
+    FIELD_ORDER,
+    KNOWN,
+    YAML_BOOL,
+    YAML_NULL,
+    Content,
+    Fields,
+    FileProblem,
+    Parsed,
+    normalize_title,
+)
 from store.format.timestamps import parse_timestamp
-from store.format.yaml_block import KNOWN, YAML_BOOL, YAML_NULL
 from store.limits import Limits
 
 # What the fast path takes as written: printable characters, none that YAML reads as a line
@@ -37,11 +45,22 @@ _FAST_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z\Z")
 # YAML's own resolvers for the plain scalars whose construction can fail (a timestamp such as
 # 2026-13-40, an int such as 0x_, the merge key <<, the value key =): by first character.
 _RISKY_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("int", "float", "timestamp", "merge", "value")}
-_RISKY: dict[str, list[re.Pattern[str]]] = {}
-for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
-    for _tag, _regexp in _resolvers:
-        if _tag in _RISKY_TAGS and _first:
-            _RISKY.setdefault(_first, []).append(_regexp)
+
+
+@cache
+def _risky() -> dict[str, list[re.Pattern[str]]]:
+    """Those resolvers by first character, gathered on first use: a store whose files are all
+    in its own layout (``parse_canonical``) never imports the YAML library to be read."""
+    import yaml
+
+    risky: dict[str, list[re.Pattern[str]]] = {}
+    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+        for tag, regexp in resolvers:
+            if tag in _RISKY_TAGS and first:
+                risky.setdefault(first, []).append(regexp)
+    return risky
+
+
 _STAMPED = ("created", "updated")
 
 # The frontmatter exactly as the store writes it, matched in one go. A plain value here starts
@@ -149,7 +168,7 @@ def _plain_as_written(key: str, value: str, moments: dict[str, datetime]) -> boo
     time under ``created``/``updated``, as the moment put into ``moments``)."""
     if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
         return False
-    risky = _RISKY.get(value[0])
+    risky = _risky().get(value[0])
     if not risky:
         return True
     # YAML builds these as numbers or times, and some of them fail.

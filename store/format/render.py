@@ -11,8 +11,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-import yaml
-
 from store.format.fields import Document, Fields
 from store.format.timestamps import format_timestamp
 
@@ -33,6 +31,8 @@ def render_field(key: str, value: Any) -> list[str]:
         return [f"{key}: {'true' if value else 'false'}"]
     if isinstance(value, datetime):
         return [f"{key}: {format_timestamp(value)}"]
+    import yaml  # only a write needs it, never a read
+
     if isinstance(value, str) and _NEEDS_ESCAPES.search(value):
         # PyYAML's single quotes fold NEL and friends into spaces; double quotes escape them.
         quoted = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=1_000_000)
