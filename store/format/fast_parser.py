@@ -44,6 +44,9 @@ _FAST_QUOTED = re.compile(f"'((?:{_SAFE_UNQUOTED}|'')*)'\\Z")
 _FAST_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z\Z")
 # YAML's own resolvers for the plain scalars whose construction can fail (a timestamp such as
 # 2026-13-40, an int such as 0x_, the merge key <<, the value key =): by first character.
+#: The first characters of those scalars (``_risky``'s keys): a value that starts otherwise is
+#: read as written without asking YAML, nor importing it.
+RISKY_FIRST = frozenset("+-.0123456789<=")
 _RISKY_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("int", "float", "timestamp", "merge", "value")}
 
 
@@ -168,8 +171,7 @@ def _plain_as_written(key: str, value: str, moments: dict[str, datetime]) -> boo
     time under ``created``/``updated``, as the moment put into ``moments``)."""
     if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
         return False
-    risky = _risky().get(value[0])
-    if not risky:
+    if value[0] not in RISKY_FIRST:
         return True
     # YAML builds these as numbers or times, and some of them fail.
     if key in _STAMPED and _FAST_STAMP.match(value):
@@ -179,7 +181,7 @@ def _plain_as_written(key: str, value: str, moments: dict[str, datetime]) -> boo
         return moment is not None
     if value.isascii() and value.isdigit() and len(value) <= 100:
         return True
-    return not any(regexp.match(value) for regexp in risky)
+    return not any(regexp.match(value) for regexp in _risky()[value[0]])
 
 
 def _fields(values: dict[str, str], moments: dict[str, datetime]) -> Fields | FileProblem:
