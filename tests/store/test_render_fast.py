@@ -54,13 +54,14 @@ def test_the_line_without_pyyaml_is_the_line_pyyaml_writes(key: str, value: str)
         assert [line] == pyyaml_lines(key, value)
 
 
-def test_plain_texts_are_written_and_read_without_the_yaml_library(root: Path) -> None:
+def test_plain_texts_and_their_versions_are_written_and_read_without_the_yaml_library(root: Path) -> None:
     code = f"""
 import sys
 from store import GLOBAL, MemoryStore
 s = MemoryStore({str(root)!r})
 m = s.create(GLOBAL, "Reply language", "Reply in English.")
 s.change(GLOBAL, m.id, text="Reply in French.")
+s.change(GLOBAL, m.id, text="Reply in German.", via="chat")  # its version says what it replaced
 s.change(GLOBAL, m.id, title="Regex: escape [ and ] in patterns")
 s.set_enabled(GLOBAL, m.id, False)
 print(sorted(x for x in sys.modules if x.split(".")[0] in ("yaml", "_yaml")))
