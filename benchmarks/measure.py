@@ -95,6 +95,17 @@ def ensure_index(root: Path) -> None:
         raise RuntimeError("the parse index was not written")
 
 
+def stale_index(root: Path) -> None:
+    """A parse index that holds no file as it is now: written, then every memory file's stat
+    changed (its ctime, as a copy, a restore or a new checkout changes it, with the inode)."""
+    ensure_index(root)
+    for path in memory_files(root):
+        os.chmod(path, os.stat(path).st_mode & 0o7777)
+    # The first read after a change of ctime also updates each file's atime (relatime): done
+    # here, so that the load measured pays for the index, not for the kernel's bookkeeping.
+    floor(root)
+
+
 def refresh_one(root: Path, runs: int) -> float:
     """refresh([one path]) after one file changed on disk (the store already loaded)."""
     s = load_all(root, join_index=True)

@@ -3,9 +3,10 @@ timed until two known memory titles are on the screen (the list's first row, and
 down the first screen), beside a bare Textual app that shows one Label, started and timed the
 same way in the same run.
 
-Each store is measured cold (no parse index at any start) and warm (the parse index present),
-and ``oda-tui --demo`` beside the same sample store opened with ``--root``; every number is a
-median. The CPU time of each process (its own and its children's, up to the moment the screen
+Each store is measured cold (no parse index at any start), warm (the parse index present) and,
+at 10,000 memories, with a stale index (every file's stat changed since it was written, as after
+a copy or a restore), and ``oda-tui --demo`` beside the same sample store opened with ``--root``;
+every number is a median. The CPU time of each process (its own and its children's, up to the moment the screen
 showed what was awaited) is measured beside the wall time: a busy machine disturbs it less.
 """
 
@@ -27,12 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from .generate import generate
-from .measure import drop_index, ensure_index
+from .measure import drop_index, ensure_index, stale_index
 
 #: (memories, workspaces) of the stores measured.
 STORES = ((10, 1), (10000, 100))
 #: What a person waits for over a bare Textual app, by store size (seconds), cold and warm.
 TARGETS = {10: 0.2, 10000: 0.4}
+#: From this size on, a start with a stale parse index (every file's stat changed, as after a
+#: copy or a restore) is measured too: it must be no slower than a cold one.
+STALE_FROM = 1000
 COLUMNS, LINES = 120, 40
 TIMEOUT_S = 60.0
 
@@ -212,15 +216,21 @@ def _store_rows(base: Path, env: dict[str, str], bare: list[str], runs: int) -> 
         run_until_shown(oda, awaited, env)
         colds: list[Start] = []
         warms: list[Start] = []
+        stales: list[Start] = []
         bares: list[Start] = []
         for _ in range(runs):
             drop_index(root)
             colds.append(run_until_shown(oda, awaited, env))
             ensure_index(root)
             warms.append(run_until_shown(oda, awaited, env))
+            if memories >= STALE_FROM:
+                stale_index(root)
+                stales.append(run_until_shown(oda, awaited, env))
             bares.append(run_until_shown(bare, (BARE_LABEL,), env))
         rows.append(_medians(label, "cold", colds, bares, TARGETS.get(memories)))
         rows.append(_medians(label, "warm", warms, bares, TARGETS.get(memories)))
+        if stales:
+            rows.append(_medians(label, "stale index", stales, bares, TARGETS.get(memories)))
         print(f"  terminal: {memories} memories measured", file=sys.stderr)
         shutil.rmtree(root, ignore_errors=True)
     return rows

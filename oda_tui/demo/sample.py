@@ -221,5 +221,5 @@ def build_demo_store(root: Path | None = None) -> Path:
     (store.memory_path(GLOBAL, "00000000").parent / "todo.md").write_text(
         "remember to buy milk\n", encoding="utf-8"
     )
-    store.refresh()
+    # Not read back here: the app reads the folder as it finds it (the store this made goes).
     return root

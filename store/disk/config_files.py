@@ -24,10 +24,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from store.disk.safe_io import FILE_FLAGS, close_quietly, read_fd
-from store.format.yaml_load import safe_load
 
 #: How deep JSON may nest: the app's own files need five levels.
 JSON_MAX_DEPTH = 32
@@ -134,6 +131,10 @@ def _text(path: Path | str, raw: bytes) -> str:
 def parse_yaml_config(path: Path | str, text: str) -> Any:
     """YAML text of a config file through the store's strict loader; ``FileRefused`` when it
     is not valid YAML (a key twice, an alias bomb, nesting too deep)."""
+    import yaml  # only a config file that is there needs the YAML library
+
+    from store.format.yaml_load import safe_load
+
     try:
         return safe_load(text)
     except yaml.YAMLError as exc:

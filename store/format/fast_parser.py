@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-
-import yaml
+from functools import cache
 
 from store import messages as msg
-from store.format.fields import FIELD_ORDER, Content, Fields, FileProblem, Parsed, normalize_title
+from store.format.fields import (
+    FIELD_ORDER,
+    KNOWN,
+    YAML_BOOL,
+    YAML_NULL,
+    Content,
+    Fields,
+    FileProblem,
+    Parsed,
+    normalize_title,
+)
 from store.format.timestamps import parse_timestamp
-from store.format.yaml_block import KNOWN, YAML_BOOL, YAML_NULL
 from store.limits import Limits
 
 # What the fast path takes as written: printable characters, none that YAML reads as a line
@@ -36,12 +44,35 @@ _FAST_QUOTED = re.compile(f"'((?:{_SAFE_UNQUOTED}|'')*)'\\Z")
 _FAST_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z\Z")
 # YAML's own resolvers for the plain scalars whose construction can fail (a timestamp such as
 # 2026-13-40, an int such as 0x_, the merge key <<, the value key =): by first character.
+#: Keys besides the six that a block may have for the fast path to answer.
+_MAX_EXTRA = 2
+#: An unknown key the fast path takes: a plain word (YAML reads it as that text).
+_EXTRA_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_LETTERS_AND_DIGITS = re.compile(r"[0-9A-Za-z]+\Z")
+#: Plain words YAML 1.1 builds as a boolean or a null (PyYAML's resolvers), not as text.
+_NOT_TEXT = frozenset(
+    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split()
+)
+#: The first characters of those scalars (``_risky``'s keys): a value that starts otherwise is
+#: read as written without asking YAML, nor importing it.
+RISKY_FIRST = frozenset("+-.0123456789<=")
 _RISKY_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("int", "float", "timestamp", "merge", "value")}
-_RISKY: dict[str, list[re.Pattern[str]]] = {}
-for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
-    for _tag, _regexp in _resolvers:
-        if _tag in _RISKY_TAGS and _first:
-            _RISKY.setdefault(_first, []).append(_regexp)
+
+
+@cache
+def _risky() -> dict[str, list[re.Pattern[str]]]:
+    """Those resolvers by first character, gathered on first use: a store whose files are all
+    in its own layout (``parse_canonical``) never imports the YAML library to be read."""
+    import yaml
+
+    risky: dict[str, list[re.Pattern[str]]] = {}
+    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+        for tag, regexp in resolvers:
+            if tag in _RISKY_TAGS and first:
+                risky.setdefault(first, []).append(regexp)
+    return risky
+
+
 _STAMPED = ("created", "updated")
 
 # The frontmatter exactly as the store writes it, matched in one go. A plain value here starts
@@ -98,25 +129,54 @@ def parse_fast(lines: list[str]) -> Parsed | FileProblem | None:
     """Plain ``key: value`` frontmatter without the YAML parser; None means "ask YAML".
 
     It answers only for lines it reads exactly as YAML would (tests/store/test_fast_path.py proves
-    it against the YAML path): each a known key once, then a plain scalar or a one-line
-    single-quoted one.
+    it against the YAML path): each key once, then a plain scalar or a one-line single-quoted
+    one; a key other than the six (such as a kept version's ``replaced``) only when it is a
+    plain word and YAML reads its value as text.
     """
-    if not lines or len(lines) > len(FIELD_ORDER):
+    if not lines or len(lines) > len(FIELD_ORDER) + _MAX_EXTRA:
         return None
     values: dict[str, str] = {}
+    extra: dict[str, str] = {}
     spans: dict[str, tuple[int, int]] = {}
     moments: dict[str, datetime] = {}
     for i, line in enumerate(lines):
         key, colon, value = line.partition(":")
-        if key not in KNOWN or key in values or not colon:
+        if key in spans or not colon:
             return None
-        read = _read_value(key, value, moments)
-        if read is None:
-            return None
-        values[key] = read
+        if key in KNOWN:
+            read = _read_value(key, value, moments)
+            if read is None:
+                return None
+            values[key] = read
+        else:
+            text = _extra_text(key, value)
+            if text is None:
+                return None
+            extra[key] = text
         spans[key] = (i, i)
-    fields = _fields(values, moments)
+    fields = _fields(values, moments, extra)
     return fields if isinstance(fields, FileProblem) else (fields, spans)
+
+
+def _extra_text(key: str, value: str) -> str | None:
+    """The text after an unknown ``key:`` when YAML reads both as the text written (YAML
+    builds the value, so a number, a time, a boolean or a null is not text); None for "ask YAML"."""
+    if _EXTRA_KEY.match(key) is None or key in _NOT_TEXT or value[:1] != " ":
+        return None
+    value = value[1:]
+    if value[:1] == "'":
+        return _quoted_value(key, value)
+    if not value or value in _NOT_TEXT:
+        return None
+    if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
+        return None
+    if value[0] in RISKY_FIRST and (
+        # A fingerprint (letters and digits, a letter among them) is text unless it reads as a
+        # binary or hexadecimal number; anything else that starts as a number could, YAML says.
+        _LETTERS_AND_DIGITS.match(value) is None or value.isdigit() or value.startswith(("0b", "0x"))
+    ):
+        return None
+    return value
 
 
 def _read_value(key: str, value: str, moments: dict[str, datetime]) -> str | None:
@@ -149,8 +209,7 @@ def _plain_as_written(key: str, value: str, moments: dict[str, datetime]) -> boo
     time under ``created``/``updated``, as the moment put into ``moments``)."""
     if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
         return False
-    risky = _RISKY.get(value[0])
-    if not risky:
+    if value[0] not in RISKY_FIRST:
         return True
     # YAML builds these as numbers or times, and some of them fail.
     if key in _STAMPED and _FAST_STAMP.match(value):
@@ -160,10 +219,12 @@ def _plain_as_written(key: str, value: str, moments: dict[str, datetime]) -> boo
         return moment is not None
     if value.isascii() and value.isdigit() and len(value) <= 100:
         return True
-    return not any(regexp.match(value) for regexp in risky)
+    return not any(regexp.match(value) for regexp in _risky()[value[0]])
 
 
-def _fields(values: dict[str, str], moments: dict[str, datetime]) -> Fields | FileProblem:
+def _fields(
+    values: dict[str, str], moments: dict[str, datetime], extra: dict[str, str]
+) -> Fields | FileProblem:
     """The fields the values read as, or the problem naming every field that is not valid."""
     bad: list[str] = []
     raw = values.get("title")
@@ -182,7 +243,9 @@ def _fields(values: dict[str, str], moments: dict[str, datetime]) -> Fields | Fi
     bad += _read_stamps(values, moments)
     if bad:
         return FileProblem(msg.FILE_BAD_FIELDS.format(names=", ".join(bad)))
-    return Fields(title, bool(enabled), source, session, moments.get("created"), moments.get("updated"), {})
+    return Fields(
+        title, bool(enabled), source, session, moments.get("created"), moments.get("updated"), extra
+    )
 
 
 def _read_stamps(values: dict[str, str], moments: dict[str, datetime]) -> list[str]:

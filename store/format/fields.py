@@ -8,6 +8,14 @@ from typing import Any
 
 BOM = b"\xef\xbb\xbf"
 FIELD_ORDER = ("title", "enabled", "source", "sessionId", "created", "updated")
+KNOWN = frozenset(FIELD_ORDER)
+# ``enabled`` is "true or false" (the spec): YAML 1.1's yes/no/on/off are not taken, as YAML
+# 1.2's core schema (which current parsers use) reads them as text.
+YAML_BOOL = {
+    **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False),
+}
+YAML_NULL = {"", "~", "null", "Null", "NULL"}
 
 
 @dataclass(slots=True)

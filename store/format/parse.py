@@ -21,7 +21,6 @@ from store.format.fields import (
     normalize_title,
 )
 from store.format.render import field_values, render_edit, render_field, render_new
-from store.format.yaml_block import parse_yaml
 from store.limits import Limits
 
 __all__ = [
@@ -88,6 +87,8 @@ def parse_text(content: str, limits: Limits) -> Document | FileProblem:
     fm_lines, body = split
     parsed = parse_fast(fm_lines)
     if parsed is None:
+        from store.format.yaml_block import parse_yaml  # the YAML library, only when it is needed
+
         parsed = parse_yaml(fm_lines)
     if isinstance(parsed, FileProblem):
         return parsed

@@ -11,8 +11,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-import yaml
-
 from store.format.fields import Document, Fields
 from store.format.timestamps import format_timestamp
 
@@ -27,12 +25,63 @@ _ATTR = {
 }
 
 
+# A value YAML 1.1 reads as a boolean or null when written plain: PyYAML quotes it.
+_NOT_TEXT_PLAIN = frozenset(
+    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split()
+)
+_PLAIN_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_LETTERS_AND_DIGITS = re.compile(r"[0-9A-Za-z]+\Z")
+_INDICATORS_FIRST = frozenset("#,[]{}&*!|>'\"%@`")
+
+
+def _plain_allowed(value: str) -> bool:
+    """Whether PyYAML's emitter may write this one-line printable ASCII text plain in a block
+    mapping (its ``analyze_scalar``: no blank at either end, no indicator first, no ": " or
+    " #" inside, no ":" last)."""
+    first = value[0]
+    return not (
+        first == " "
+        or value[-1] == " "
+        or value.startswith(("---", "..."))
+        or first in _INDICATORS_FIRST
+        or (first in "?:-" and (len(value) == 1 or value[1] == " "))
+        or ": " in value
+        or value[-1] == ":"
+        or " #" in value
+    )
+
+
+def text_line(key: str, value: str) -> str | None:
+    """The line PyYAML writes for a one-line printable ASCII text under a plain key, without
+    it; None when only PyYAML can say (tests/store/test_render_fast.py checks it against PyYAML)."""
+    if not _PLAIN_KEY.match(key) or key in _NOT_TEXT_PLAIN:
+        return None
+    if not value or not value.isascii() or not value.isprintable():
+        return None
+    if not _plain_allowed(value) or value in _NOT_TEXT_PLAIN:
+        quoted = value.replace("'", "''")
+        return f"{key}: '{quoted}'"
+    # A letter first, or letters and digits with a letter among them (a fingerprint) that
+    # YAML 1.1 does not read as a binary (0b…) or hexadecimal (0x…) number: a text, as written.
+    if value[0].isalpha() or (
+        _LETTERS_AND_DIGITS.match(value) and not value.isdigit() and not value.startswith(("0b", "0x"))
+    ):
+        return f"{key}: {value}"
+    return None
+
+
 def render_field(key: str, value: Any) -> list[str]:
     """The frontmatter line(s) for one field."""
     if isinstance(value, bool):
         return [f"{key}: {'true' if value else 'false'}"]
     if isinstance(value, datetime):
         return [f"{key}: {format_timestamp(value)}"]
+    if isinstance(value, str):
+        line = text_line(key, value)
+        if line is not None:
+            return [line]
+    import yaml  # only a write needs it, never a read
+
     if isinstance(value, str) and _NEEDS_ESCAPES.search(value):
         # PyYAML's single quotes fold NEL and friends into spaces; double quotes escape them.
         quoted = yaml.safe_dump(value, default_style='"', allow_unicode=True, width=1_000_000)

@@ -13,19 +13,19 @@ from typing import Any
 import yaml
 
 from store import messages as msg
-from store.format.fields import FIELD_ORDER, Fields, FileProblem, Parsed, normalize_title
+from store.format.fields import (
+    KNOWN,
+    YAML_BOOL,
+    YAML_NULL,
+    Fields,
+    FileProblem,
+    Parsed,
+    normalize_title,
+)
 from store.format.timestamps import parse_timestamp
 from store.format.yaml_load import compose_and_construct
 
 REQUIRED_WHEN_NOT_A_MAPPING = "title, enabled, source"
-KNOWN = frozenset(FIELD_ORDER)
-# ``enabled`` is "true or false" (the spec): YAML 1.1's yes/no/on/off are not taken, as YAML
-# 1.2's core schema (which current parsers use) reads them as text.
-YAML_BOOL = {
-    **dict.fromkeys(("true", "True", "TRUE"), True),
-    **dict.fromkeys(("false", "False", "FALSE"), False),
-}
-YAML_NULL = {"", "~", "null", "Null", "NULL"}
 _BOOL_TAG = "tag:yaml.org,2002:bool"
 
 

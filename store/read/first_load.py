@@ -38,12 +38,50 @@ def load_sets(
         index = None
         item = unsafe_ignored(root, exc)
         state.history_ignored[str(item.path)] = item
+    if index is not None and _stale(root, index, listed, ignored):
+        index = None  # every file is read, as with no index, and the index is written anew
     read = 0
     for _scope, folder, files in listed:
         with open_set_folder(root, folder, ignored) as fd:
             if fd is not None:
                 read += _load_set(state, files, index, fd, limits)
     return bool(read) or (index is not None and len(index) != len(state.items))
+
+
+#: Files looked up, spread over the store, before its parse index is used for the rest.
+PROBES = 32
+
+
+def _stale(
+    root: Path,
+    index: parse_index.ParseIndex,
+    listed: list[tuple[Scope, Path, list[FileEntry]]],
+    ignored: dict[str, Ignored],
+) -> bool:
+    """True when none of ``PROBES`` files spread over the listing is as the index recorded: a
+    store copied, restored or checked out again gives every file a new inode or ctime, and
+    looking each one up would only make that start slower than one without an index."""
+    entries = [(folder, entry) for _scope, folder, files in listed for entry in files]
+    if len(entries) < PROBES:
+        return False  # a small store: looking every file up costs next to nothing
+    step = len(entries) / PROBES
+    picked: dict[Path, list[FileEntry]] = {}
+    for i in range(PROBES):
+        folder, entry = entries[int(i * step)]
+        picked.setdefault(folder, []).append(entry)
+    for folder, probes in picked.items():
+        with open_set_folder(root, folder, ignored) as fd:
+            if fd is None:
+                continue
+            prefix = parse_index.relative_key(probes[0].scope, "")
+            for entry in probes:
+                try:
+                    st = os.stat(entry.name, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if index.holds(prefix + entry.name, (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)):
+                    return False
+    return True
 
 
 def _load_set(

@@ -82,41 +82,45 @@ def _machine() -> list[Any]:
 class ParseIndex:
     """A loaded index: look a file up by key and signature, get its memory or problem back."""
 
-    __slots__ = ("positions", "_sigs", "_rows", "_problems", "_extras")
+    __slots__ = ("positions", "_sigs", "_rows", "_problems", "_extras", "_columns")
 
-    def __init__(self, meta: dict[str, Any], parts: list[bytes]) -> None:
+    def __init__(self, meta: dict[str, Any], parts: list[memoryview]) -> None:
         """Build from the JSON line and the binary parts; raises ValueError when anything is
-        not as written (wrong type, length, character or count)."""
+        not as written (wrong type, length, character or count). The titles, texts and times
+        are decoded at the first file the index holds as it is: a stale index (a copied or
+        restored store) never pays for them."""
         n = meta.get("n")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise ValueError("count")
         flags = _flag_columns(meta, n)
         unsigned, signed, lengths = _numbers(parts, n)
-        keys, titles, texts, sessions = _string_columns(lengths, parts[3], n)
-        self._rows: list[tuple[Any, ...]] = list(
-            zip(
-                titles,
-                texts,
-                [c == "1" for c in flags["enabled"]],
-                ["user" if c == "u" else "ai" for c in flags["source"]],
-                [
-                    None if missing == "1" else s
-                    for missing, s in zip(flags["nosession"], sessions, strict=True)
-                ],
-                _moments(signed[2 * n : 3 * n]),
-                _moments(signed[3 * n :]),
-                strict=True,
-            )
-        )
+        keys_end = sum(lengths[:n])
+        keys = _strings(lengths[:n], parts[3][:keys_end])
         self._sigs: list[Signature] = list(
             zip(unsigned[0::2], signed[0 : 2 * n : 2], signed[1 : 2 * n : 2], unsigned[1::2], strict=True)
         )
         self.positions: dict[str, int] = dict(zip(keys, range(n), strict=True))
         self._problems = _problem_rows(meta.get("problems"))
         self._extras = _extra_rows(meta.get("extra", {}), n)
+        self._rows: list[tuple[Any, ...]] | None = None
+        self._columns: tuple[int, dict[str, str], array[int], array[int], memoryview] | None = (
+            n,
+            flags,
+            signed,
+            lengths,
+            parts[3][keys_end:],
+        )
 
     def __len__(self) -> int:
-        return len(self._rows) + len(self._problems)
+        return len(self._sigs) + len(self._problems)
+
+    def holds(self, key: str, sig: Signature) -> bool:
+        """Whether the index holds the file ``key`` as it is (``sig``: its stat now)."""
+        i = self.positions.get(key)
+        if i is None:
+            problem = self._problems.get(key)
+            return problem is not None and problem[0] == sig
+        return self._sigs[i] == sig
 
     def lookup(
         self, key: str, sig: Signature, path: str, scope: Scope, memory_id: str
@@ -130,9 +134,39 @@ class ParseIndex:
             return Problem(Path(path), scope, memory_id, problem[1], problem[2])
         if self._sigs[i] != sig:
             return None
-        title, text, enabled, source, session, created, updated = self._rows[i]
+        rows = self._rows if self._rows is not None else self._decode()
+        if not rows:  # the rest of the index could not be decoded: the file is read instead
+            return None
+        title, text, enabled, source, session, created, updated = rows[i]
         extra = self._extras.get(i, {})
         return Memory(memory_id, scope, title, text, enabled, source, session, created, updated, path, extra)
+
+    def _decode(self) -> list[tuple[Any, ...]]:
+        """Every memory's title, text, flags, session and times (empty when they cannot be
+        decoded: then no memory is taken from the index)."""
+        assert self._columns is not None
+        n, flags, signed, lengths, blob = self._columns
+        self._columns = None
+        try:
+            titles, texts, sessions = _string_columns(lengths[n:], blob, n)
+            self._rows = list(
+                zip(
+                    titles,
+                    texts,
+                    [c == "1" for c in flags["enabled"]],
+                    ["user" if c == "u" else "ai" for c in flags["source"]],
+                    [
+                        None if missing == "1" else s
+                        for missing, s in zip(flags["nosession"], sessions, strict=True)
+                    ],
+                    _moments(signed[2 * n : 3 * n]),
+                    _moments(signed[3 * n :]),
+                    strict=True,
+                )
+            )
+        except (ValueError, UnicodeDecodeError, OverflowError):
+            self._rows = []
+        return self._rows
 
 
 def _flag_columns(meta: dict[str, Any], n: int) -> dict[str, str]:
@@ -146,7 +180,7 @@ def _flag_columns(meta: dict[str, Any], n: int) -> dict[str, str]:
     return flags
 
 
-def _numbers(parts: list[bytes], n: int) -> tuple[array[int], array[int], array[int]]:
+def _numbers(parts: list[memoryview], n: int) -> tuple[array[int], array[int], array[int]]:
     """The unsigned and signed numbers and the string lengths, each of the size ``n`` needs."""
     unsigned, signed, lengths = array("Q"), array("q"), array("l")
     unsigned.frombytes(parts[0])  # raises ValueError for a length that is not whole items
@@ -159,13 +193,18 @@ def _numbers(parts: list[bytes], n: int) -> tuple[array[int], array[int], array[
     return unsigned, signed, lengths
 
 
-def _string_columns(lengths: array[int], blob: bytes, n: int) -> list[list[str]]:
-    """The strings of ``blob``, cut at ``lengths``, as the columns (keys, titles, texts, sessions)."""
+def _strings(lengths: array[int], blob: memoryview) -> list[str]:
+    """The strings of ``blob``, cut at ``lengths``."""
     # One decode per string: slicing one decoded text would scan every slice for its
     # widest character, which costs more than decoding.
     ends = list(accumulate(lengths))
-    strings = [blob[a:b].decode("utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends, strict=True)]
-    return [strings[c * n : (c + 1) * n] for c in range(_COLUMNS)]
+    return [str(blob[a:b], "utf-8", "surrogatepass") for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+
+
+def _string_columns(lengths: array[int], blob: memoryview, n: int) -> list[list[str]]:
+    """The strings of ``blob``, cut at ``lengths``, as the columns (titles, texts, sessions)."""
+    strings = _strings(lengths, blob)
+    return [strings[c * n : (c + 1) * n] for c in range(_COLUMNS - 1)]
 
 
 def _moments(column: array[int]) -> list[datetime | None]:
@@ -227,13 +266,19 @@ def load(root: Path, limits: Limits, max_bytes: int | None = None) -> ParseIndex
         return None
     if raw is None:
         return None
-    header, _, rest = raw.partition(b"\n")
+    # The parts are views of the bytes read, never copies: an index of 10,000 memories is
+    # megabytes, and each copy of it cost the start more page faults than the copy itself.
+    head_end = raw.find(b"\n")
+    line_end = raw.find(b"\n", head_end + 1)
+    if head_end < 0 or line_end < 0:
+        return None
+    view = memoryview(raw)
     try:
-        magic, version, crc = header.decode("ascii").split(" ")
-        if magic != MAGIC or int(version) != VERSION or int(crc, 16) != zlib.crc32(rest):
+        magic, version, crc = raw[:head_end].decode("ascii").split(" ")
+        if magic != MAGIC or int(version) != VERSION or int(crc, 16) != zlib.crc32(view[head_end + 1 :]):
             return None
-        line, _, data = rest.partition(b"\n")
-        meta = json.loads(line)
+        meta = json.loads(raw[head_end + 1 : line_end])
+        data = view[line_end + 1 :]
         if (
             not isinstance(meta, dict)
             or meta.get("limits") != _limits_key(limits)

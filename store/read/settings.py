@@ -6,10 +6,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from store.disk.safe_io import SETTINGS_MAX_BYTES, TooLarge, Unsafe, read_regular
-from store.format.yaml_load import safe_load
 from store.limits import RANGES, Limits
 
 _DEFAULTS = Limits()
@@ -36,6 +33,10 @@ def parse_settings(raw: bytes | None) -> tuple[Limits, list[str]]:
     """
     if raw is None:
         return _DEFAULTS, []
+    import yaml  # only a settings file needs the YAML library
+
+    from store.format.yaml_load import safe_load
+
     try:
         data = safe_load(raw.decode("utf-8-sig")) if raw.strip() else {}
     except UnicodeDecodeError:

@@ -239,6 +239,38 @@ def test_fast_path_equals_yaml_on_any_lines(fm_lines: list[str]) -> None:
     check_same(fm_lines)
 
 
+extra_keys = st.sampled_from(
+    ["replaced", "via", "x_y", "Title", "yes", "On", "null", "9a", "a-b", "replaced "]
+)
+fingerprints = st.text(alphabet="0123456789abcdefbx", min_size=1, max_size=18)
+extra_lines = st.lists(
+    st.builds(
+        lambda k, sep, v: f"{k}{sep}{v}", extra_keys, st.sampled_from(SEPARATORS), value_forms | fingerprints
+    ),
+    min_size=1,
+    max_size=2,
+)
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(well_formed, extra_lines, st.integers(0, 6))
+@example(["title: T", "enabled: true", "source: user"], ["replaced: e760cd4b0094d82a"], 3)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: nothing"], 3)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: 0123"], 0)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: 0b101"], 1)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: 0x1f"], 2)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: 1e10"], 3)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: 2026-11-29"], 3)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: ~", "via: yes"], 3)
+@example(["title: T", "enabled: true", "source: user"], ["replaced: 'it''s'", "via: ''"], 3)
+@example(["title: T", "enabled: true", "source: user"], ["replaced:", "replaced: x"], 3)
+def test_fast_path_equals_yaml_with_other_keys(fm_lines: list[str], extra: list[str], at: int) -> None:
+    # Kept versions carry ``replaced`` (a fingerprint, or "nothing"); imports may add others.
+    at = min(at, len(fm_lines))
+    check_same(fm_lines[:at] + extra + fm_lines[at:])
+
+
 def reference_split(content: str) -> tuple[list[str], str] | None:
     """The frontmatter split, the slow obvious way: one line at a time."""
     content = content.replace("\r\n", "\n")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from store import GLOBAL, Limits, MemoryStore
-from store.read import parse_index, scan
+from store.read import first_load, parse_index, scan
 from store.read.parse_index import index_path
 from tests.support.files import memory_file, started_store, write_raw
 
@@ -187,3 +187,55 @@ def test_a_held_index_is_written_only_when_asked(filled: Path, monkeypatch: pyte
     reads = count_reads(monkeypatch)
     assert picture(started_store(filled)) == first
     assert [Path(p).name for p in reads] == ["0123abce.md"]
+
+
+def count_memory_stats(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The name of every memory file whose stat the store takes (by its folder) from here on."""
+    names: list[str] = []
+    real = os.stat
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        if isinstance(path, str) and path.endswith(".md") and kwargs.get("dir_fd") is not None:
+            names.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", counting)
+    return names
+
+
+def test_an_index_no_file_matches_is_given_up_after_a_few_looks(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A copied or restored store: every file has a new ctime (or inode), so the index holds
+    # none of them as they are. Looking each one up before reading it made such a start
+    # slower than one without an index.
+    s = MemoryStore(root)
+    for n in range(3 * first_load.PROBES):
+        s.create(GLOBAL if n % 3 else "proj", f"Memory {n}", f"Text {n}")
+    first = started_store(root)
+    for path in root.rglob("*.md"):
+        if "history" not in path.parts:
+            path.chmod(0o644)  # a new ctime, nothing else
+    stats = count_memory_stats(monkeypatch)
+    reads = count_reads(monkeypatch)
+    again = started_store(root)
+    assert picture(again) == picture(first)
+    assert len(reads) == 3 * first_load.PROBES  # every file read, as with no index
+    assert len(stats) <= first_load.PROBES  # only the few looks that found the index stale
+    monkeypatch.undo()
+    # The index was written anew: the next start reads nothing.
+    reads = count_reads(monkeypatch)
+    assert picture(started_store(root)) == picture(first) and reads == []
+
+
+def test_an_index_that_holds_most_files_is_used_for_them(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = MemoryStore(root)
+    for n in range(3 * first_load.PROBES):
+        s.create(GLOBAL, f"Memory {n}", f"Text {n}")
+    started_store(root)
+    touched = sorted(p for p in (root / "global").glob("*.md"))[: first_load.PROBES]
+    for path in touched:
+        path.chmod(0o644)
+    reads = count_reads(monkeypatch)
+    started_store(root)
+    assert sorted(Path(p).name for p in reads) == sorted(p.name for p in touched)
