@@ -16,6 +16,7 @@ from typing import Any
 
 from store import messages as msg
 from store.checks.chat import entry_chars
+from store.checks.fingerprint import fingerprint
 from store.disk import safe_io
 from store.disk.atomic import missing_folders, remove_empty_folders, write_atomic
 from store.disk.layout import history_dir, is_valid_id
@@ -23,12 +24,20 @@ from store.disk.layout import memory_path as _memory_path
 from store.durable import history, moves, trash
 from store.durable.commit import read_limited
 from store.durable.history import NewVersion
-from store.errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, UnknownMemory
+from store.errors import (
+    ChangedSinceRead,
+    CouldNotChange,
+    NoSuchVersion,
+    NothingToChange,
+    NothingToUndo,
+    UnknownMemory,
+)
 from store.format.fields import Document, Fields, FileProblem
 from store.format.parse import parse_bytes
 from store.format.render import render_edit, render_new
 from store.limits import Limits
 from store.model import Change, Memory, Scope, Version
+from store.read.scan import item_for
 from store.write.rules import (
     check_scope,
     check_size,
@@ -92,7 +101,7 @@ class Changes(Transactions):
             version = NewVersion(moment, via, title, text, source, replaced)
             return self.commit(scope, memory_id, data, seen=None, version=version)
 
-    def edit(
+    def edit(  # noqa: PLR0913 - the fields it sets, where from, and what the caller read
         self,
         scope: Scope,
         memory_id: str,
@@ -103,6 +112,7 @@ class Changes(Transactions):
         via: str = "settings",
         allow_secret: bool = False,
         extra: Mapping[str, str] | None = None,
+        expected: str | None = None,
     ) -> Change:
         """Set a memory's title, text and whether it is on, together: one transaction, and one
         version when the title or text changes (turning on or off alone keeps none).
@@ -113,7 +123,8 @@ class Changes(Transactions):
         refused; turning it on is refused over its title or text limit and when a chat it
         reaches would go over its token limit. An edit that changes nothing saves nothing.
         ``extra`` sets frontmatter keys of the caller's own, as ``create`` takes them (no version
-        is kept for them alone).
+        is kept for them alone). ``expected``: the memory's fingerprint as the caller read it;
+        when the file is not that now, the edit is refused (``ChangedSinceRead``).
         """
         if title is None and text is None and enabled is None and not extra:
             raise NothingToChange()
@@ -121,9 +132,32 @@ class Changes(Transactions):
         given = None if callable(text) else text
         title, given = checked_edit(title, given, self._limits())
         with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
+            self._check_expected(now.scope, now.memory_id, now.doc, expected)
             if callable(text):
                 _title, given = checked_edit(None, text(now.doc.text), self.sync.limits)
             return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret, extra=keys)
+
+    def _check_expected(self, scope: Scope, memory_id: str, doc: Document, expected: str | None) -> None:
+        """Refuse with ``ChangedSinceRead`` when ``doc`` is not the content fingerprinted as
+        ``expected`` (None: nothing to compare)."""
+        if expected is None or fingerprint(doc.fields.title, doc.text, doc.fields.enabled) == expected:
+            return
+        item = item_for(_memory_path(self.root, scope, memory_id), scope, memory_id, doc)
+        raise ChangedSinceRead(item if isinstance(item, Memory) else None)
+
+    def _check_expected_deletion(
+        self, scope: Scope, memory_id: str, doc: Document | FileProblem | None, expected: str, unreadable: str
+    ) -> None:
+        """``_check_expected`` for a file about to be deleted: a problem file now (or one that
+        cannot be read) is not what the caller read either."""
+        if isinstance(doc, Document):
+            self._check_expected(scope, memory_id, doc, expected)
+        elif isinstance(doc, FileProblem):
+            raise ChangedSinceRead(None, doc.message)
+        elif unreadable:
+            raise ChangedSinceRead(None, unreadable)
+        else:  # gone between the look and the read
+            raise UnknownMemory(memory_id)
 
     def change(
         self,
@@ -200,10 +234,14 @@ class Changes(Transactions):
         if (was_on or turn_on) and not turn_off:
             self.budget.check_tokens(now.scope, now.memory_id, before if was_on else None, after)
 
-    def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
+    def delete(
+        self, scope: Scope, memory_id: str, *, via: str = "settings", expected: str | None = None
+    ) -> None:
         """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
 
-        The file itself is moved into history (a rename), never copied.
+        The file itself is moved into history (a rename), never copied. ``expected``: the
+        memory's fingerprint as the caller read it; when the file is not that now (or is a
+        problem file now), the deletion is refused (``ChangedSinceRead``).
         """
         check_scope(scope)
         check_via(via)
@@ -215,13 +253,16 @@ class Changes(Transactions):
             item = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
             if item is None:
                 raise UnknownMemory(memory_id)
+            unreadable = ""
             try:
                 raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
             except safe_io.Unsafe:
                 raise
-            except OSError:  # unreadable (mode 000, EIO): deleting is a rename, never refused for it
-                raw = None
+            except OSError as exc:  # unreadable (mode 000, EIO): deleting is a rename, never refused for it
+                raw, unreadable = None, msg.FILE_UNREADABLE.format(reason=exc.strerror or exc)
             doc = None if raw is None else parse_bytes(raw, self.sync.limits)
+            if expected is not None:
+                self._check_expected_deletion(scope, memory_id, doc, expected, unreadable)
             if isinstance(doc, Document):
                 self.record_outside(scope, memory_id, doc)
             last_seen = doc if raw is not None or not isinstance(item, Memory) else item
