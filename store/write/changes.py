@@ -123,8 +123,11 @@ class Changes(Transactions):
         refused; turning it on is refused over its title or text limit and when a chat it
         reaches would go over its token limit. An edit that changes nothing saves nothing.
         ``extra`` sets frontmatter keys of the caller's own, as ``create`` takes them (no version
-        is kept for them alone). ``expected``: the memory's fingerprint as the caller read it;
-        when the file is not that now, the edit is refused (``ChangedSinceRead``).
+        is kept for them alone).
+
+        ``expected``: the memory's ``fingerprint`` as the caller read it. The store compares it
+        under its lock with the file as it is then, and refuses an edit of content the caller
+        never saw with ``ChangedSinceRead`` (carrying the memory as it is now).
         """
         if title is None and text is None and enabled is None and not extra:
             raise NothingToChange()
@@ -240,8 +243,8 @@ class Changes(Transactions):
         """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
 
         The file itself is moved into history (a rename), never copied. ``expected``: the
-        memory's fingerprint as the caller read it; when the file is not that now (or is a
-        problem file now), the deletion is refused (``ChangedSinceRead``).
+        memory's ``fingerprint`` as the caller read it; when the file is not that now (or has
+        become a problem file), the deletion is refused with ``ChangedSinceRead``.
         """
         check_scope(scope)
         check_via(via)
