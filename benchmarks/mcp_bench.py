@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from store import MemoryStore
+from store import Memory, MemoryStore, fingerprint
 from store.disk.layout import SETTINGS_FILE
 
 from .app_bench import NotMeasured
@@ -64,10 +64,11 @@ def _schemas(tools: Any) -> dict[str, set[str]]:
 
 
 def _plan(
-    schemas: dict[str, set[str]], memory_id: str, text: str, word: str, kind: str
+    schemas: dict[str, set[str]], target: Memory, word: str, kind: str
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
     """The reads and the writes to time, by row name (each a function of the call's number),
     and the rows the server cannot answer yet, with why."""
+    memory_id, text = target.id, target.text
     plan: dict[str, Any] = {}
     writes: dict[str, Any] = {}
     missing: dict[str, str] = {}
@@ -87,7 +88,15 @@ def _plan(
         missing["memory_get"] = "the server has no memory_get tool yet"
     # Same length both ways: the chat's estimate does not grow.
     variants = [text[:-1] + ("A" if text[-1] != "A" else "B"), text]
-    writes["memory_change"] = lambda i: ("memory_change", {"id": memory_id, "text": variants[i % 2]})
+    # Call i turns variants[(i + 1) % 2] into variants[i % 2]: it names the version it replaces.
+    versions = [fingerprint(target.title, v, target.enabled) for v in variants]
+    checked = "version" in schemas.get("memory_change", set())
+
+    def change(i: int) -> tuple[str, dict[str, Any]]:
+        args = {"id": memory_id, "text": variants[i % 2]}
+        return "memory_change", {**args, "version": versions[(i + 1) % 2]} if checked else args
+
+    writes["memory_change"] = change
     writes["memory_save"] = lambda i: (
         "memory_save",
         {"title": f"Benchmark save {kind} {i}", "text": f"Saved by run {i}."},
@@ -140,7 +149,7 @@ async def _connected(kind: str, args: list[str]) -> AsyncIterator[Any]:
 
 
 async def _round_trips(
-    root: Path, workspace: str, memory_id: str, text: str, word: str, runs: int, kind: str
+    root: Path, workspace: str, target: Memory, word: str, runs: int, kind: str
 ) -> dict[str, Any]:
     times: dict[str, list[float]] = {"floor": []}
     floor_args = ["-m", "benchmarks.floor_server"]
@@ -148,7 +157,7 @@ async def _round_trips(
         _connected(kind, floor_args) as floor,
         _connected(kind, _oda_args(root, workspace)) as oda,
     ):
-        reads, writes, missing = _plan(await oda.schemas(), memory_id, text, word, kind)
+        reads, writes, missing = _plan(await oda.schemas(), target, word, kind)
         first = await oda.call_tool("memory_read", {})  # the first load: not counted
         if first.is_error:
             raise NotMeasured(f"memory_read was refused: {first.content}")
@@ -216,7 +225,7 @@ def measure(root: Path, workspace: str, runs: int, start_runs: int) -> dict[str,
     def run(kind: str) -> dict[str, Any]:
         outcome: dict[str, Any] = {}
         try:
-            outcome = anyio.run(_round_trips, root, workspace, target.id, target.text, word, runs, kind)
+            outcome = anyio.run(_round_trips, root, workspace, target, word, runs, kind)
         finally:
             after = MemoryStore(root)
             after.change(workspace, target.id, text=target.text)  # leave the text as it was

@@ -38,7 +38,7 @@ class SentRevisions:
 
     def __init__(self, keep: int = KEEP, keep_chars: int = KEEP_CHARS) -> None:
         self.keep = keep
-        self._keep_chars = keep_chars
+        self.keep_chars = keep_chars
         self._held: OrderedDict[str, ChatMemory] = OrderedDict()
         self._chars = 0
         self._lock = threading.Lock()  # one process may serve several connections at once
@@ -51,7 +51,7 @@ class SentRevisions:
                 return
             self._held[revision] = memory
             self._chars += len(memory.text)
-            while len(self._held) > 1 and (len(self._held) > self.keep or self._chars > self._keep_chars):
+            while len(self._held) > 1 and (len(self._held) > self.keep or self._chars > self.keep_chars):
                 _, old = self._held.popitem(last=False)
                 self._chars -= len(old.text)
 

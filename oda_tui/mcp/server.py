@@ -87,7 +87,7 @@ def _tool(spec: ToolSpec, limits: Limits) -> types.Tool:
 
 
 def _result(outcome: ToolResult) -> types.CallToolResult:
-    if outcome.error or outcome.data is None:
+    if outcome.data is None:
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text)], is_error=outcome.error
         )
@@ -97,7 +97,7 @@ def _result(outcome: ToolResult) -> types.CallToolResult:
         body = to_json(data)
     # The JSON is also the text block, for clients that show only the content.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=body)], structured_content=data, is_error=False
+        content=[types.TextContent(type="text", text=body)], structured_content=data, is_error=outcome.error
     )
 
 

@@ -95,6 +95,13 @@ class ChatSession:
         self.store.unfollow()
         self._following = False
 
+    def revision_after_write(self) -> str:
+        """The chat's revision now, held as if sent: a write's answer names it, so a later
+        ``memory_read(since=…)`` does not send the writer its own change back."""
+        now, revision = self.chat_now()
+        self.sent.remember(revision, now)
+        return revision
+
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""
         store = self.store

@@ -95,19 +95,20 @@ def test_an_unknown_or_forgotten_revision_gets_the_complete_memory_and_why(root:
     tea = app.create(GLOBAL, "Tea", "Green tea.")
     session = ChatSession(MemoryStore(root), None, sent=SentRevisions(keep=2))
     why = (
-        'The revision "{rev}" is not one this server holds (it keeps the last 2 it sent, until it '
-        "restarts), so this is the complete memory."
+        'The revision "{rev}" is not one this server holds (it holds the last {held} it sent, at '
+        "most 2 and at most 8,000,000 characters of memory in all, until it restarts), so this is "
+        "the complete memory."
     )
     unknown = tools.call(session, "memory_read", {"since": "r-made-up"})
     assert unknown.data is not None and unknown.data["kind"] == "full"
-    assert unknown.data["reason"] == why.format(rev="r-made-up")
+    assert unknown.data["reason"] == why.format(rev="r-made-up", held=1)
     assert unknown.text == "# Memory\n\n## Tea\n\nGreen tea.\n"  # the reason is in the JSON with it
     oldest = read(session)["revision"]
     for text in ("Black tea.", "White tea."):  # two newer revisions sent: the oldest is forgotten
         app.change(GLOBAL, tea.id, text=text)
         read(session)
     forgotten = read(session, oldest)
-    assert forgotten["kind"] == "full" and forgotten["reason"] == why.format(rev=oldest)
+    assert forgotten["kind"] == "full" and forgotten["reason"] == why.format(rev=oldest, held=2)
     assert forgotten["text"] == app.chat_memory().text
 
 
