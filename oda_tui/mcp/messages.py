@@ -75,6 +75,7 @@ PASSAGE_TWICE = (
 PASSAGE_EMPTY = 'the passage in "old_text" is empty'
 PASSAGE_ALONE = '"old_text" and "new_text" go together; give both'
 TEXT_AND_PASSAGE = 'give either "text" or "old_text" with "new_text", not both'
+QUERY_TOO_LONG = 'the argument "query" is limited to {n} characters; this one has {m}'
 BAD_CURSOR = 'the cursor "{cursor}" is not one memory_list gave; call memory_list without it'
 
 # Bad input (the tool call is refused; nothing is written).

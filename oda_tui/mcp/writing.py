@@ -213,8 +213,11 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         raise Failed(msg.TEXT_AND_PASSAGE)
     if title is None and text is None and old is None and enabled is None:
         raise Refused(store_msg.GIVE_TITLE_OR_TEXT)
-    before = found_memory(session, args["id"])
     version = args.get("version")
+    scope = find_scope(session, args["id"])
+    if title is None and text is None and old is None and isinstance(store.find(scope, args["id"]), Problem):
+        return _switch_problem_file(session, scope, args["id"], enabled is True, version)
+    before = found_memory(session, args["id"])
     if text is not None and version is None:
         raise Failed(msg.TEXT_NEEDS_VERSION)
     # One transaction and at most one version, whatever of title, text and on/off it sets; a
@@ -232,6 +235,24 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     sentence = _what_changed(before, memory, content_asked=title is not None or edited is not None)
     changed = change.changed
     return _answer(session, sentence, memory, changed=changed, note=None if changed else sentence)
+
+
+def _switch_problem_file(
+    session: ChatSession, scope: Scope, memory_id: str, on: bool, version: str | None
+) -> ToolResult:
+    """Turn a problem file on or off as the store decides: off is never refused (over its
+    length limit it stays a problem file, not sent either way); on is refused with the store's
+    own reason (the length and the limit)."""
+    change = session.store.edit(scope, memory_id, enabled=on, via="chat", expected=version)
+    memory = change.memory
+    names = {"title": memory.title, "id": memory.id}
+    if change.changed:
+        sentence = (msg.TURNED_ON if on else msg.TURNED_OFF).format(**names)
+    else:
+        sentence = (msg.ALREADY_ON if on else msg.ALREADY_OFF).format(**names)
+    return _answer(
+        session, sentence, memory, changed=change.changed, note=None if change.changed else sentence
+    )
 
 
 def _what_changed(before: Memory, after: Memory, *, content_asked: bool) -> str:

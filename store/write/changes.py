@@ -21,7 +21,7 @@ from store.disk import safe_io
 from store.disk.atomic import missing_folders, remove_empty_folders, write_atomic
 from store.disk.layout import history_dir, is_valid_id
 from store.disk.layout import memory_path as _memory_path
-from store.durable import history, moves, trash
+from store.durable import commit, history, moves, trash
 from store.durable.commit import read_limited
 from store.durable.history import NewVersion
 from store.errors import (
@@ -36,7 +36,7 @@ from store.format.fields import Document, Fields, FileProblem
 from store.format.parse import parse_bytes
 from store.format.render import render_edit, render_new
 from store.limits import Limits
-from store.model import Change, Memory, Scope, Version
+from store.model import Change, Memory, Problem, Scope, Version
 from store.read.scan import item_for
 from store.write.rules import (
     check_scope,
@@ -132,6 +132,10 @@ class Changes(Transactions):
         if title is None and text is None and enabled is None and not extra:
             raise NothingToChange()
         keys = checked_extra(extra)
+        if enabled is False and title is None and text is None and not keys and expected is None:
+            turned = self._turn_off_over_limits(scope, memory_id, via)
+            if turned is not None:
+                return turned
         given = None if callable(text) else text
         title, given = checked_edit(title, given, self._limits())
         with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
@@ -139,6 +143,42 @@ class Changes(Transactions):
             if callable(text):
                 _title, given = checked_edit(None, text(now.doc.text), self.sync.limits)
             return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret, extra=keys)
+
+    def _turn_off_over_limits(self, scope: Scope, memory_id: str, via: str) -> Change | None:
+        """Turn off a memory whose file is a problem only for being over its title or text
+        limit: turning off is never refused. It stays a problem file (not sent either way) and
+        keeps no version; the change's memory is the file read past the limits. None when the
+        file is not such a problem file (the edit goes on as any other)."""
+        check_scope(scope)
+        check_via(via)
+        if not is_valid_id(memory_id):
+            return None
+        if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
+            return None  # as last seen: a file that just became a problem is refused as one
+        with self.transaction(scope, memory_id):
+            path = _memory_path(self.root, scope, memory_id)
+            self.sync.reload(path)
+            if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
+                return None
+            found = self.over_limits(path)
+            if found is None:
+                return None
+            doc, raw = found
+            if not doc.fields.enabled:
+                return Change(self._record(scope, memory_id, doc), changed=False)
+            before = (doc.fields.title, doc.text)
+            data = _edited_file(doc, self.sync.limits, before, before, self.now(), toggle=True, keys={})
+            hdir = history_dir(self.root, scope, memory_id)
+            commit.commit(self.root, path, data, seen=raw, hdir=hdir, version=None, limits=self.sync.limits)
+            self.sync.reload(path)
+            return Change(self._record(scope, memory_id, self.past_limits(data) or doc), changed=True)
+
+    def _record(self, scope: Scope, memory_id: str, doc: Document) -> Memory:
+        """The memory record of ``doc`` (read past the limits, it is no problem file)."""
+        item = item_for(_memory_path(self.root, scope, memory_id), scope, memory_id, doc)
+        if not isinstance(item, Memory):  # a Document always makes a memory record
+            raise CouldNotChange("its file could not be read back")
+        return item
 
     def _check_expected(self, scope: Scope, memory_id: str, doc: Document, expected: str | None) -> None:
         """Refuse with ``ChangedSinceRead`` when ``doc`` is not the content fingerprinted as
