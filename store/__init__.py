@@ -9,7 +9,7 @@ one state adds its own lock around them, as the app's session does (``oda_tui.se
 which of the three locks protects what).
 """
 
-from store.checks.chat import change_note, entry_tokens, estimate_tokens
+from store.checks.chat import build_chat_memory, change_note, entry_tokens, estimate_tokens
 from store.checks.fingerprint import fingerprint, memory_fingerprint
 from store.checks.search import Haystacks, matches, query_words
 from store.checks.secrets import SecretHit, SecretWarning
@@ -94,6 +94,7 @@ __all__ = [
     "Unsafe",
     "Version",
     "WORKSPACES_DIR",
+    "build_chat_memory",
     "change_note",
     "changes_folders",
     "describe_kinds",

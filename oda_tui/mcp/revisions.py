@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from store import ChatMemory, Memory
+from store import ChatEntry, ChatMemory, Memory, Scope, build_chat_memory
 
 #: How many revisions are held, and their characters at most (the newest is always held).
 KEEP = 64
@@ -85,3 +85,35 @@ class CurrentMemory:
             self._revision = revision_of(self._memory)
             self._basis = memories
         return self._memory, self._revision
+
+
+def held_with_own_write(held: ChatMemory, now: ChatMemory, written: tuple[Scope, str]) -> ChatMemory:
+    """What a writer holds after its write: ``held`` (the memory it was sent) with the written
+    memory as it is in ``now``, and nothing else of ``now``. A later change note from it brings
+    exactly what others changed (added, changed or removed) and not the writer's own change.
+
+    Entries are in ``now``'s order, so a note never reports an order the writer did not see
+    change; one others removed since follows the entry it followed in ``held``."""
+    was = {_key(e): e for e in held.entries}
+    present = {_key(e) for e in now.entries}
+    kept = [
+        e if _key(e) == written else was[_key(e)] for e in now.entries if _key(e) in was or _key(e) == written
+    ]
+    kept_keys = {_key(e) for e in kept}
+    after: dict[tuple[Scope, str] | None, list[ChatEntry]] = {}  # removed since, by what they followed
+    last: tuple[Scope, str] | None = None
+    for entry in held.entries:
+        key = _key(entry)
+        if key in kept_keys:
+            last = key
+        elif key not in present and key != written:
+            after.setdefault(last, []).append(entry)
+    entries = list(after.get(None, []))
+    for entry in kept:
+        entries.append(entry)
+        entries.extend(after.get(_key(entry), []))
+    return build_chat_memory(entries)
+
+
+def _key(entry: ChatEntry) -> tuple[Scope, str]:
+    return entry.scope, entry.id

@@ -76,7 +76,10 @@ MEMORY_LIST = _object(
 MEMORY_GET = _object({**WHOLE_MEMORY["properties"], "chat": CHAT})
 _REVISION = {
     **_STRING,
-    "description": "the chat's memory revision after this call: pass it as memory_read's since",
+    "description": (
+        "the revision you hold after this call (with since: that memory and this change only): "
+        "pass it as since to memory_read, or to your next write"
+    ),
 }
 MEMORY_SAVE = _object(
     {

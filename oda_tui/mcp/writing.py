@@ -59,6 +59,13 @@ MEMORY_SAVE = ToolSpec(
             '"global" for Global (every chat), or this chat\'s workspace key (the default)',
             max_length=lambda _limits: 255,
         ),
+        Argument(
+            "since",
+            str,
+            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+            "answer's revision is then that memory with this change, so what others changed "
+            "still comes with memory_read(since=…)",
+        ),
     ),
     idempotent=True,
     title="Save a new memory",
@@ -91,6 +98,13 @@ MEMORY_CHANGE = ToolSpec(
         ),
         Argument("new_text", str, "what replaces old_text (may be empty)", max_length=_text_limit),
         Argument("enabled", bool, "true: on (sent to the model); false: off"),
+        Argument(
+            "since",
+            str,
+            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+            "answer's revision is then that memory with this change, so what others changed "
+            "still comes with memory_read(since=…)",
+        ),
     ),
     # Not idempotent: a passage replaced by a text that holds it can be replaced again.
     destructive=True,  # a whole text replaces the one there
@@ -114,6 +128,13 @@ MEMORY_DELETE = ToolSpec(
             max_length=lambda _limits: 64,
             missing=msg.DELETE_NEEDS_VERSION,
         ),
+        Argument(
+            "since",
+            str,
+            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+            "answer's revision is then that memory with this change, so what others changed "
+            "still comes with memory_read(since=…)",
+        ),
     ),
     destructive=True,
     idempotent=True,  # a second call finds nothing to delete and changes nothing
@@ -134,7 +155,7 @@ def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     if same is not None:
         template = msg.ALREADY_SAVED if same.enabled else msg.ALREADY_SAVED_OFF
         text = template.format(title=same.title, id=same.id, scope=scope_words(same))
-        return _answer(session, text, same, saved=False)
+        return _answer(session, args, text, same, saved=False)
     memory = store.create(
         scope,
         args["title"],
@@ -144,7 +165,7 @@ def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         via="chat",
     )
     text = msg.SAVED.format(title=memory.title, id=memory.id, scope=scope_words(memory))
-    return _answer(session, text, memory, saved=True)
+    return _answer(session, args, text, memory, saved=True)
 
 
 def _save_scope(session: ChatSession, asked: str | None) -> Scope:
@@ -167,24 +188,34 @@ def _already_saved(store: MemoryStore, scope: Scope, title: str, text: str) -> M
 
 
 def _answer(
-    session: ChatSession, text: str, memory: Memory, *, error: bool = False, **facts: Any
+    session: ChatSession,
+    args: Mapping[str, Any],
+    text: str,
+    memory: Memory,
+    *,
+    error: bool = False,
+    **facts: Any,
 ) -> ToolResult:
+    """A write's answer: the memory whole, ``facts``, the chat's figures, the sentence, and the
+    revision the writer holds now (``since`` in ``args``: the one it held before)."""
     data = {
         **whole_memory(memory),
         **facts,
         "chat": chat_figures(session),
         "message": text,
-        "revision": session.revision_after_write(),
+        "revision": session.revision_after_write((memory.scope, memory.id), args.get("since")),
     }
     return ToolResult(text, data, error=error)
 
 
-def _not_as_read(session: ChatSession, exc: ChangedSinceRead, **facts: Any) -> ToolResult:
+def _not_as_read(
+    session: ChatSession, args: Mapping[str, Any], exc: ChangedSinceRead, **facts: Any
+) -> ToolResult:
     """The refusal of a change to a memory changed since the caller read it: the memory as it
     is now (its new version too), so the change can be made again over it in one step."""
     if exc.current is None:
         raise Failed(msg.CHANGED_INTO_PROBLEM.format(problem=(exc.problem or "").rstrip(".")))
-    return _answer(session, msg.CHANGED_SINCE_READ, exc.current, error=True, **facts)
+    return _answer(session, args, msg.CHANGED_SINCE_READ, exc.current, error=True, **facts)
 
 
 def _replaced(current: str, old: str, new: str) -> str:
@@ -216,7 +247,7 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     version = args.get("version")
     scope = find_scope(session, args["id"])
     if title is None and text is None and old is None and isinstance(store.find(scope, args["id"]), Problem):
-        return _switch_problem_file(session, scope, args["id"], enabled is True, version)
+        return _switch_problem_file(session, args, scope, enabled is True)
     before = found_memory(session, args["id"])
     if text is not None and version is None:
         raise Failed(msg.TEXT_NEEDS_VERSION)
@@ -230,29 +261,26 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
             before.scope, before.id, title=title, text=edited, enabled=enabled, via="chat", expected=version
         )
     except ChangedSinceRead as exc:
-        return _not_as_read(session, exc, changed=False, note=msg.CHANGED_SINCE_READ)
+        return _not_as_read(session, args, exc, changed=False, note=msg.CHANGED_SINCE_READ)
     memory = change.memory
     sentence = _what_changed(before, memory, content_asked=title is not None or edited is not None)
     changed = change.changed
-    return _answer(session, sentence, memory, changed=changed, note=None if changed else sentence)
+    return _answer(session, args, sentence, memory, changed=changed, note=None if changed else sentence)
 
 
-def _switch_problem_file(
-    session: ChatSession, scope: Scope, memory_id: str, on: bool, version: str | None
-) -> ToolResult:
+def _switch_problem_file(session: ChatSession, args: Mapping[str, Any], scope: Scope, on: bool) -> ToolResult:
     """Turn a problem file on or off as the store decides: off is never refused (over its
     length limit it stays a problem file, not sent either way); on is refused with the store's
     own reason (the length and the limit)."""
-    change = session.store.edit(scope, memory_id, enabled=on, via="chat", expected=version)
+    change = session.store.edit(scope, args["id"], enabled=on, via="chat", expected=args.get("version"))
     memory = change.memory
     names = {"title": memory.title, "id": memory.id}
     if change.changed:
         sentence = (msg.TURNED_ON if on else msg.TURNED_OFF).format(**names)
     else:
         sentence = (msg.ALREADY_ON if on else msg.ALREADY_OFF).format(**names)
-    return _answer(
-        session, sentence, memory, changed=change.changed, note=None if change.changed else sentence
-    )
+    note = None if change.changed else sentence
+    return _answer(session, args, sentence, memory, changed=change.changed, note=note)
 
 
 def _what_changed(before: Memory, after: Memory, *, content_asked: bool) -> str:
@@ -279,7 +307,7 @@ def memory_delete(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     try:
         store.delete(scope, memory_id, via="chat", expected=args["version"])
     except ChangedSinceRead as exc:
-        return _not_as_read(session, exc, deleted=False)
+        return _not_as_read(session, args, exc, deleted=False)
     sentence = msg.DELETED.format(title=title, id=memory_id)
     data = {
         "id": memory_id,
@@ -288,6 +316,6 @@ def memory_delete(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         "deleted": True,
         "chat": chat_figures(session),
         "message": sentence,
-        "revision": session.revision_after_write(),
+        "revision": session.revision_after_write((scope, memory_id), args.get("since")),
     }
     return ToolResult(sentence, data)

@@ -46,7 +46,7 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
             "memory_save",
             {"title": "T", "text": "x", "tags": ["a"], "pin": 1},
             'The memory could not be changed: memory_save does not take the arguments "tags" and '
-            '"pin"; it takes "title", "text" and "scope".',
+            '"pin"; it takes "title", "text", "scope" and "since".',
         ),
         ("memory_save", {"title": "T"}, f'{CHANGE}memory_save needs the argument "text".'),
         ("memory_save", {"text": "x"}, f'{CHANGE}memory_save needs the argument "title".'),

@@ -156,3 +156,30 @@ async def test_every_write_answers_the_revision_so_the_writer_is_not_sent_its_ow
         )
         again = ok(await client.call_tool("memory_read", {"since": deleted["revision"]}))
     assert again["kind"] == "unchanged"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.usefixtures("made_root")
+async def test_a_write_given_since_still_brings_what_others_changed_in_the_next_read(
+    root: Path, store: MemoryStore, mode: str
+) -> None:
+    tea = store.create("proj", "Tea", "Green tea.")
+    gone = store.create("proj", "Old", "To be removed.")
+    async with connect(root, "proj", mode=mode) as client:
+        held = ok(await client.call_tool("memory_read", {}))["revision"]
+        # The person changes one memory and deletes another while the agent works...
+        store.change("proj", tea.id, text="Black tea.")
+        store.delete("proj", gone.id)
+        # ...and the agent saves one, naming the revision it holds.
+        saved = ok(
+            await client.call_tool(
+                "memory_save", {"title": "Deploy", "text": "Tag the release.", "since": held}
+            )
+        )
+        note = ok(await client.call_tool("memory_read", {"since": saved["revision"]}))
+        assert note["kind"] == "change"
+        assert note["text"].startswith('Memory update: changed "Tea"; removed "Old".')
+        assert "Deploy" not in note["text"]
+        # Without since, the revision is the memory as the call saw it.
+        plain = ok(await client.call_tool("memory_save", {"title": "Style", "text": "Tabs."}))
+        assert ok(await client.call_tool("memory_read", {"since": plain["revision"]}))["kind"] == "unchanged"
