@@ -44,7 +44,10 @@ INSTRUCTIONS = (
     "received before relying on the memory again. "
     "memory_list gives the ids (query searches titles and texts), memory_get one memory whole; "
     "memory_save saves a new memory, memory_change changes one (its title, its text, one "
-    "passage, or on/off) and memory_delete deletes one. Save only what matters in future "
+    "passage, or on/off) and memory_delete deletes one. Every memory in an answer carries its "
+    "version: a whole new text and a deletion name the version you read, and a memory changed "
+    "since is not changed (the answer holds it as it is now). Each write answers a revision: "
+    "pass it as since to memory_read. Save only what matters in future "
     "chats, and never secrets. The person reviews every change you make in oda-tui and can "
     "undo it."
 )
