@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 
 from store import ChatEntry, ChatMemory, Memory, Scope, build_chat_memory
 
@@ -22,15 +21,27 @@ KEEP = 64
 KEEP_CHARS = 8_000_000
 
 
+#: Each entry's own digest, by its set, id, title and text: a revision is a digest of these,
+#: so a chat of 1,600 memories costs a lookup per memory, not a hash of all its text.
+_ENTRY_DIGESTS: dict[tuple[str, str, str, str], bytes] = {}
+_ENTRY_DIGESTS_MAX = 100_000
+
+
+def _entry_digest(entry: ChatEntry) -> bytes:
+    key = ("" if entry.scope is None else entry.scope, entry.id, entry.title, entry.text)
+    found = _ENTRY_DIGESTS.get(key)
+    if found is None:
+        if len(_ENTRY_DIGESTS) >= _ENTRY_DIGESTS_MAX:
+            _ENTRY_DIGESTS.clear()
+        data = "\0".join(key).encode("utf-8", "surrogatepass")
+        found = _ENTRY_DIGESTS[key] = hashlib.blake2b(data, digest_size=16).digest()
+    return found
+
+
 def revision_of(memory: ChatMemory) -> str:
     """The opaque token naming exactly ``memory``: equal memories, equal tokens."""
-    digest = hashlib.blake2b(digest_size=12)
-    for entry in memory.entries:
-        scope = "" if entry.scope is None else entry.scope
-        digest.update(
-            f"{scope}\0{entry.id}\0{entry.title}\0{entry.text}\x1e".encode("utf-8", "surrogatepass")
-        )
-    return "r" + digest.hexdigest()
+    digests = b"".join(_entry_digest(entry) for entry in memory.entries)
+    return "r" + hashlib.blake2b(digests, digest_size=12).hexdigest()
 
 
 class SentRevisions:
@@ -68,23 +79,40 @@ class CurrentMemory:
     """The chat's memory now and its revision, built again only when a memory changed.
 
     Building a large chat's text and its digest costs milliseconds; the store hands out the
-    same ``Memory`` objects until a file changes, so the same objects mean the same memory.
+    same ``Memory`` objects until a file changes, so the same objects mean the same memory, and
+    an entry built for a memory before is used again.
     """
 
     def __init__(self) -> None:
         self._basis: list[Memory] = []
         self._memory: ChatMemory | None = None
         self._revision = ""
+        self._entries: dict[int, tuple[Memory, ChatEntry]] = {}  # by the memory's identity
 
-    def get(self, memories: list[Memory], build: Callable[[], ChatMemory]) -> tuple[ChatMemory, str]:
-        """The memory built from ``memories`` (by ``build``) and its revision."""
+    def get(self, memories: list[Memory]) -> tuple[ChatMemory, str]:
+        """What a chat receives from ``memories`` (its sets' memories, in order, on and off:
+        the ones on, as ``MemoryStore.chat_memory`` builds it) and its revision."""
         basis = self._basis
         same = len(basis) == len(memories) and all(a is b for a, b in zip(basis, memories, strict=True))
         if self._memory is None or not same:
-            self._memory = build()
+            self._memory = build_chat_memory(self._chat_entries(memories))
             self._revision = revision_of(self._memory)
             self._basis = memories
         return self._memory, self._revision
+
+    def _chat_entries(self, memories: list[Memory]) -> list[ChatEntry]:
+        known, kept = self._entries, {}
+        entries = []
+        for memory in memories:
+            if not memory.enabled:
+                continue
+            found = known.get(id(memory))
+            if found is None or found[0] is not memory:
+                found = (memory, ChatEntry(memory.id, memory.scope, memory.title, memory.text))
+            kept[id(memory)] = found  # holding the memory: its identity is not reused meanwhile
+            entries.append(found[1])
+        self._entries = kept
+        return entries
 
 
 def held_with_own_write(held: ChatMemory, now: ChatMemory, written: tuple[Scope, str]) -> ChatMemory:

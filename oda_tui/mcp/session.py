@@ -112,6 +112,5 @@ class ChatSession:
 
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""
-        store = self.store
-        memories = [m for scope in self.scopes for m in store.memories(scope)]
-        return self._current.get(memories, lambda: store.chat_memory(self.workspace))
+        memories = [m for scope in self.scopes for m in self.store.memories(scope)]
+        return self._current.get(memories)

@@ -192,7 +192,7 @@ async def test_odas_default_folder_may_not_exist_yet(tmp_path: Path, mode: str) 
 async def test_a_failure_inside_a_tool_is_a_tool_error_and_the_server_goes_on(
     root: Path, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_create, real_chat = MemoryStore.create, MemoryStore.chat_memory
+    real_create, real_memories = MemoryStore.create, MemoryStore.memories
 
     def disk_full(*_args: object, **_kw: object) -> None:
         raise OSError(28, "No space left on device")
@@ -204,11 +204,11 @@ async def test_a_failure_inside_a_tool_is_a_tool_error_and_the_server_goes_on(
         monkeypatch.setattr(MemoryStore, "create", disk_full)
         message = refused(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
         assert message == "The memory could not be changed: No space left on device."
-        monkeypatch.setattr(MemoryStore, "chat_memory", broken)
+        monkeypatch.setattr(MemoryStore, "memories", broken)
         assert refused(await client.call_tool("memory_read", {})) == (
             f"{READ}an unexpected RuntimeError: boom."
         )
         monkeypatch.setattr(MemoryStore, "create", real_create)
-        monkeypatch.setattr(MemoryStore, "chat_memory", real_chat)
+        monkeypatch.setattr(MemoryStore, "memories", real_memories)
         ok(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
         assert ok(await client.call_tool("memory_read", {}))["kind"] == "full"
