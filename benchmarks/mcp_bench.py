@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from store import MemoryStore
+from store import Memory, MemoryStore, fingerprint
 from store.disk.layout import SETTINGS_FILE
 
 from .app_bench import NotMeasured
@@ -64,10 +64,11 @@ def _schemas(tools: Any) -> dict[str, set[str]]:
 
 
 def _plan(
-    schemas: dict[str, set[str]], memory_id: str, text: str, word: str, kind: str
+    schemas: dict[str, set[str]], target: Memory, word: str, kind: str
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
     """The reads and the writes to time, by row name (each a function of the call's number),
     and the rows the server cannot answer yet, with why."""
+    memory_id, text = target.id, target.text
     plan: dict[str, Any] = {}
     writes: dict[str, Any] = {}
     missing: dict[str, str] = {}
@@ -87,7 +88,15 @@ def _plan(
         missing["memory_get"] = "the server has no memory_get tool yet"
     # Same length both ways: the chat's estimate does not grow.
     variants = [text[:-1] + ("A" if text[-1] != "A" else "B"), text]
-    writes["memory_change"] = lambda i: ("memory_change", {"id": memory_id, "text": variants[i % 2]})
+    # Call i turns variants[(i + 1) % 2] into variants[i % 2]: it names the version it replaces.
+    versions = [fingerprint(target.title, v, target.enabled) for v in variants]
+    checked = "version" in schemas.get("memory_change", set())
+
+    def change(i: int) -> tuple[str, dict[str, Any]]:
+        args = {"id": memory_id, "text": variants[i % 2]}
+        return "memory_change", {**args, "version": versions[(i + 1) % 2]} if checked else args
+
+    writes["memory_change"] = change
     writes["memory_save"] = lambda i: (
         "memory_save",
         {"title": f"Benchmark save {kind} {i}", "text": f"Saved by run {i}."},
@@ -140,7 +149,7 @@ async def _connected(kind: str, args: list[str]) -> AsyncIterator[Any]:
 
 
 async def _round_trips(
-    root: Path, workspace: str, memory_id: str, text: str, word: str, runs: int, kind: str
+    root: Path, workspace: str, target: Memory, word: str, runs: int, kind: str
 ) -> dict[str, Any]:
     times: dict[str, list[float]] = {"floor": []}
     floor_args = ["-m", "benchmarks.floor_server"]
@@ -148,7 +157,7 @@ async def _round_trips(
         _connected(kind, floor_args) as floor,
         _connected(kind, _oda_args(root, workspace)) as oda,
     ):
-        reads, writes, missing = _plan(await oda.schemas(), memory_id, text, word, kind)
+        reads, writes, missing = _plan(await oda.schemas(), target, word, kind)
         first = await oda.call_tool("memory_read", {})  # the first load: not counted
         if first.is_error:
             raise NotMeasured(f"memory_read was refused: {first.content}")
@@ -167,11 +176,40 @@ async def _round_trips(
             for row, result in await _timed(floor, oda, writes, runs, times)
             if row == "memory_save"
         ]
-        if revision is not None:  # what was just written is seen by the next read
-            again = await oda.call_tool("memory_read", {"since": revision})
-            if (again.structured_content or {}).get("kind") != "change":
-                raise NotMeasured("memory_read(since) did not see the writes just made")
+        # What was just written is seen by the next read (a read since the first revision may
+        # find it forgotten: every write's answer holds a revision too).
+        again = await oda.call_tool("memory_read", {})
+        if f"## Benchmark save {kind} {runs - 1}\n" not in str((again.structured_content or {}).get("text")):
+            raise NotMeasured("memory_read did not see the writes just made")
     return {"times": times, "saved": saved, "missing": missing}
+
+
+async def _first_answer(args: list[str], tool: str) -> float:
+    """Seconds from starting the process to the answer of its first ``tool`` call (the
+    handshake first, as a client does): for ``oda-tui mcp``, the complete memory."""
+    start = time.perf_counter()
+    async with RawClient(args) as client:
+        result = await client.call_tool(tool, {})
+        took = time.perf_counter() - start
+    if result.is_error:
+        raise NotMeasured(f"{tool} was refused: {result.content}")
+    return took
+
+
+def _first_reads(root: Path, workspace: str, runs: int) -> dict[str, float]:
+    """The first ``memory_read`` of a fresh server beside the floor's first answer."""
+    import anyio
+
+    floor, oda = [], []
+    for _ in range(runs):  # alternated, as the calls are
+        floor.append(anyio.run(_first_answer, ["-m", "benchmarks.floor_server"], "constant"))
+        oda.append(anyio.run(_first_answer, _oda_args(root, workspace), "memory_read"))
+    floor_s, oda_s = statistics.median(floor), statistics.median(oda)
+    return {
+        "mcp_floor_first_s": floor_s,
+        "mcp_first_read_s": oda_s,
+        "mcp_first_read_over_floor_s": oda_s - floor_s,
+    }
 
 
 def _start_ups(root: Path, workspace: str, runs: int) -> dict[str, float]:
@@ -216,7 +254,7 @@ def measure(root: Path, workspace: str, runs: int, start_runs: int) -> dict[str,
     def run(kind: str) -> dict[str, Any]:
         outcome: dict[str, Any] = {}
         try:
-            outcome = anyio.run(_round_trips, root, workspace, target.id, target.text, word, runs, kind)
+            outcome = anyio.run(_round_trips, root, workspace, target, word, runs, kind)
         finally:
             after = MemoryStore(root)
             after.change(workspace, target.id, text=target.text)  # leave the text as it was
@@ -230,6 +268,7 @@ def measure(root: Path, workspace: str, runs: int, start_runs: int) -> dict[str,
         **_start_ups(root, workspace, start_runs),
     }
     result["mcp_start_over_floor_s"] = result["mcp_start_s"] - result["mcp_floor_start_s"]
+    result.update(_first_reads(root, workspace, start_runs))
     for kind, prefix in (("raw", "mcp_"), ("sdk", "mcp_sdk_")):
         outcome = _with_settings(root, functools.partial(run, kind))
         result.update(_figures(outcome, prefix))

@@ -9,7 +9,8 @@ one state adds its own lock around them, as the app's session does (``oda_tui.se
 which of the three locks protects what).
 """
 
-from store.checks.chat import change_note, entry_tokens, estimate_tokens
+from store.checks.chat import build_chat_memory, change_note, entry_tokens, estimate_tokens
+from store.checks.fingerprint import fingerprint, memory_fingerprint
 from store.checks.search import Haystacks, matches, query_words
 from store.checks.secrets import SecretHit, SecretWarning
 from store.disk.atomic import write_atomic
@@ -24,6 +25,7 @@ from store.disk.config_files import (
 from store.disk.layout import GLOBAL_DIR, SETTINGS_FILE, WORKSPACES_DIR, is_valid_id, is_valid_key
 from store.disk.safe_io import TooLarge, Unsafe, read_head, read_regular
 from store.errors import (
+    ChangedSinceRead,
     CouldNotChange,
     LooksSecret,
     MissingField,
@@ -59,6 +61,7 @@ from store.read.watch_list import changes_folders, folders_to_watch
 
 __all__ = [
     "Change",
+    "ChangedSinceRead",
     "ChangeFeed",
     "ChatEntry",
     "ChatMemory",
@@ -91,11 +94,13 @@ __all__ = [
     "Unsafe",
     "Version",
     "WORKSPACES_DIR",
+    "build_chat_memory",
     "change_note",
     "changes_folders",
     "describe_kinds",
     "entry_tokens",
     "estimate_tokens",
+    "fingerprint",
     "folders_to_watch",
     "format_moment",
     "format_timestamp",
@@ -104,6 +109,7 @@ __all__ = [
     "load_json_config",
     "load_yaml_config",
     "matches",
+    "memory_fingerprint",
     "normalize_text",
     "normalize_title",
     "parse_json_config",

@@ -11,6 +11,7 @@ from typing import Literal
 
 from store import messages as msg
 from store.messages import describe_kinds
+from store.model import Memory
 
 Field = Literal["title", "text"]
 
@@ -82,6 +83,19 @@ class CouldNotChange(StoreError):
         self.reason = reason
 
 
+class ChangedSinceRead(StoreError):
+    """The memory is not as the caller read it: its fingerprint is not the one the caller gave.
+
+    ``current`` is the memory as it is now (None when its file now has a problem, which
+    ``problem`` names), so the caller can show it or make its change again over it.
+    """
+
+    def __init__(self, current: Memory | None, problem: str | None = None) -> None:
+        super().__init__(msg.COULD_NOT_CHANGE.format(reason=msg.CHANGED_SINCE_READ))
+        self.current = current
+        self.problem = problem
+
+
 class NoSuchVersion(StoreError):
     """No kept version of the memory has this name."""
 
@@ -106,6 +120,7 @@ class LooksSecret(StoreError):
 
 
 __all__ = [
+    "ChangedSinceRead",
     "CouldNotChange",
     "LooksSecret",
     "MissingField",

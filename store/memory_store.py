@@ -344,7 +344,7 @@ class MemoryStore:
             extra=extra,
         )
 
-    def edit(
+    def edit(  # noqa: PLR0913 - the fields it sets, where from, and what the caller read
         self,
         scope: Scope,
         memory_id: str,
@@ -355,6 +355,7 @@ class MemoryStore:
         via: str = "settings",
         allow_secret: bool = False,
         extra: Mapping[str, str] | None = None,
+        expected: str | None = None,
     ) -> Change:
         """Set a memory's title, text and whether it is on, together: one transaction, and one
         version when the title or text changes (turning on or off alone keeps none).
@@ -366,6 +367,10 @@ class MemoryStore:
         reaches would go over its token limit. An edit that changes nothing saves nothing.
         ``extra`` sets frontmatter keys of the caller's own, as ``create`` takes them (no version
         is kept for them alone).
+
+        ``expected``: the memory's ``fingerprint`` as the caller read it. The store compares it
+        under its lock with the file as it is then, and refuses an edit of content the caller
+        never saw with ``ChangedSinceRead`` (carrying the memory as it is now).
         """
         return self._changes.edit(
             scope,
@@ -376,6 +381,7 @@ class MemoryStore:
             via=via,
             allow_secret=allow_secret,
             extra=extra,
+            expected=expected,
         )
 
     def change(
@@ -401,12 +407,16 @@ class MemoryStore:
         """Turn a memory on (checked against the limits) or off (never refused)."""
         return self._changes.set_enabled(scope, memory_id, enabled, via=via)
 
-    def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
+    def delete(
+        self, scope: Scope, memory_id: str, *, via: str = "settings", expected: str | None = None
+    ) -> None:
         """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
 
-        The file itself is moved into history (a rename), never copied.
+        The file itself is moved into history (a rename), never copied. ``expected``: the
+        memory's ``fingerprint`` as the caller read it; when the file is not that now (or has
+        become a problem file), the deletion is refused with ``ChangedSinceRead``.
         """
-        return self._changes.delete(scope, memory_id, via=via)
+        return self._changes.delete(scope, memory_id, via=via, expected=expected)
 
     def restore_deleted(self, scope: Scope, memory_id: str) -> Memory | None:
         """Put a deleted memory back byte for byte (None for a problem file, no memory)."""

@@ -16,6 +16,8 @@ from ..config.paths import ENV_VAR, default_root, resolve_root
 from .errors import CommandError
 
 NAME = "mcp"
+#: It speaks JSON-RPC on stdout: ``--json`` would mean nothing here, so it is not offered.
+TAKES_JSON = False
 HELP = "serve the memory tools to an MCP client (Claude, Cursor…) over stdio"
 #: The exit status of a program ended by Ctrl-C (128 + SIGINT).
 INTERRUPTED = 130

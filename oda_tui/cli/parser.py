@@ -20,13 +20,15 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(REFUSED)
 
 
-def common_options() -> Parser:
-    """``--root`` and ``--json``, which every command takes."""
+def common_options(*, with_json: bool = True) -> Parser:
+    """``--root``, which every command takes, and ``--json`` (every command that prints a
+    document: not ``mcp``, which speaks JSON-RPC)."""
     common = Parser(add_help=False)
     common.add_argument(
         "--root", metavar="DIR", help="the store folder (default: $ODA_HOME, else Oda's own folder)"
     )
-    common.add_argument("--json", action="store_true", help="print one JSON document instead")
+    if with_json:
+        common.add_argument("--json", action="store_true", help="print one JSON document instead")
     return common
 
 
@@ -36,13 +38,13 @@ def build_parser(commands: dict[str, ModuleType]) -> Parser:
 
     parser = Parser(prog="oda-tui", description="Inspect, check and export Oda's memory files.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
-    common = common_options()
+    common, root_only = common_options(), common_options(with_json=False)
     for name, module in commands.items():
         child = sub.add_parser(
             name,
             help=module.HELP,
             description=module.HELP,
-            parents=[common],
+            parents=[common if getattr(module, "TAKES_JSON", True) else root_only],
             epilog=command_environment(name),
             formatter_class=EpilogFormatter,
         )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from store import Memory, entry_tokens, format_timestamp
+from store import Memory, entry_tokens, format_timestamp, memory_fingerprint
 
 from .session import ChatSession
 
@@ -19,8 +19,9 @@ PREVIEW_CHARS = 160
 class ToolResult:
     """What a tool call answers: ``text`` for the model, ``data`` as JSON, ``error`` if refused.
 
-    Over MCP a successful call's text block is ``data`` as JSON (the facts and, under
-    ``message``, the sentence); a refused call's is the sentence alone.
+    Over MCP a call's text block is ``data`` as JSON (the facts and, under ``message``, the
+    sentence); a refused call without ``data`` has the sentence alone. A refusal with ``data``
+    (a memory changed since it was read) carries the memory as it is now.
     """
 
     text: str
@@ -64,6 +65,7 @@ def listed_memory(memory: Memory) -> dict[str, Any]:
     """A memory as memory_list shows it: its facts and the start of its text."""
     return {
         "id": memory.id,
+        "version": memory_fingerprint(memory),
         "scope": memory.scope,
         "title": memory.title,
         "enabled": memory.enabled,
@@ -77,6 +79,7 @@ def whole_memory(memory: Memory) -> dict[str, Any]:
     """A memory as memory_get gives it: every fact and the whole text."""
     return {
         "id": memory.id,
+        "version": memory_fingerprint(memory),
         "scope": memory.scope,
         "title": memory.title,
         "enabled": memory.enabled,

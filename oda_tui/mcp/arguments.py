@@ -34,6 +34,7 @@ class Argument:
     max_length: Callable[[Limits], int] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    missing: str | None = None  # the reason a required one is missing, when "needs …" is not enough
 
     def schema(self, limits: Limits) -> dict[str, Any]:
         """This argument's JSON schema under ``limits``."""
@@ -117,7 +118,7 @@ def checked(spec: ToolSpec, arguments: Mapping[str, Any] | None) -> dict[str, An
     for arg in spec.arguments:
         if arg.name not in arguments or arguments[arg.name] is None:
             if arg.required:
-                raise BadArguments(msg.MISSING_ARGUMENT.format(tool=spec.name, arg=arg.name))
+                raise BadArguments(arg.missing or msg.MISSING_ARGUMENT.format(tool=spec.name, arg=arg.name))
             continue
         values[arg.name] = _checked_value(arg, arguments[arg.name])
     return values

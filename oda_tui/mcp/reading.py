@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import UTC
 from typing import Any
 
-from store import Memory, Problem, Scope, is_valid_id
+from store import Limits, Memory, Problem, Scope, is_valid_id
 from store import messages as store_msg
 
 from . import messages as msg
@@ -21,6 +21,12 @@ from .session import ChatSession
 PAGE = 50
 PAGE_MAX = 500
 
+
+def query_limit(limits: Limits) -> int:
+    """The longest query: no memory holds more words than its title and text together."""
+    return limits.title_max_chars + 1 + limits.text_max_chars
+
+
 MEMORY_LIST = ToolSpec(
     "memory_list",
     "List the memories this chat receives and can change, Global first, then the workspace's, "
@@ -29,7 +35,12 @@ MEMORY_LIST = ToolSpec(
     f"case). At most limit per call (default {PAGE}, at most {PAGE_MAX}); when next_cursor is not "
     "null, pass it as cursor for the next page.",
     (
-        Argument("query", str, "words every listed memory holds, in its title or text (any case)"),
+        Argument(
+            "query",
+            str,
+            "words every listed memory holds, in its title or text (any case)",
+            max_length=query_limit,
+        ),
         Argument("limit", int, f"at most this many memories (default {PAGE})", minimum=1, maximum=PAGE_MAX),
         Argument("cursor", str, "the next_cursor of the page before"),
     ),
@@ -103,6 +114,8 @@ def memory_list(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     if session.check_root(writing=False):
         session.refresh()
     query = args.get("query")
+    if query is not None and len(query) > query_limit(session.store.limits):
+        raise Failed(msg.QUERY_TOO_LONG.format(n=query_limit(session.store.limits), m=len(query)))
     limit = args.get("limit", PAGE)
     after = _after(args["cursor"]) if "cursor" in args else None
     ranked = [(rank, m) for rank, scope in enumerate(session.scopes) for m in session.store.memories(scope)]

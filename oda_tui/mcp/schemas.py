@@ -29,6 +29,13 @@ CHAT = {
 
 _MEMORY_FIELDS: dict[str, Any] = {
     "id": _STRING,
+    "version": {
+        **_STRING,
+        "description": (
+            "names this memory's title, text and on/off as read; pass it to memory_change with a "
+            "whole text, and to memory_delete"
+        ),
+    },
     "scope": SCOPE,
     "title": _STRING,
     "enabled": {**_BOOL, "description": "on: sent to the model; off: kept but not sent"},
@@ -67,25 +74,49 @@ MEMORY_LIST = _object(
     }
 )
 MEMORY_GET = _object({**WHOLE_MEMORY["properties"], "chat": CHAT})
+_REVISION = {
+    **_STRING,
+    "description": (
+        "the revision you hold after this call (with since: that memory and this change only): "
+        "pass it as since to memory_read, or to your next write"
+    ),
+}
 MEMORY_SAVE = _object(
     {
         **WHOLE_MEMORY["properties"],
         "message": _MESSAGE,
         "saved": {**_BOOL, "description": "false: the same memory was already saved, nothing new was"},
         "chat": CHAT,
+        "revision": _REVISION,
     }
 )
 MEMORY_CHANGE = _object(
     {
         **WHOLE_MEMORY["properties"],
         "message": _MESSAGE,
-        "changed": {**_BOOL, "description": "false: it already was so, and nothing was saved"},
+        "changed": {
+            **_BOOL,
+            "description": (
+                "false: nothing was saved (it already was so, or it was changed since you read "
+                "it: then this is the memory as it is now)"
+            ),
+        },
         "note": {"type": ["string", "null"]},
         "chat": CHAT,
+        "revision": _REVISION,
     }
 )
+#: A deletion answers the id, title and set; one refused because the memory was changed since
+#: it was read answers the memory as it is now, whole.
 MEMORY_DELETE = _object(
-    {"id": _STRING, "scope": SCOPE, "title": _STRING, "deleted": _BOOL, "chat": CHAT, "message": _MESSAGE}
+    {
+        **WHOLE_MEMORY["properties"],
+        "deleted": _BOOL,
+        "chat": CHAT,
+        "message": _MESSAGE,
+        "revision": _REVISION,
+    },
+    required=["id", "scope", "title", "deleted", "chat", "message", "revision"],
 )
 #: memory_read's answer: the object is open, so what a read adds (a revision) stays valid.
 MEMORY_READ: dict[str, Any] = {

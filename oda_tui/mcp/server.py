@@ -44,7 +44,10 @@ INSTRUCTIONS = (
     "received before relying on the memory again. "
     "memory_list gives the ids (query searches titles and texts), memory_get one memory whole; "
     "memory_save saves a new memory, memory_change changes one (its title, its text, one "
-    "passage, or on/off) and memory_delete deletes one. Save only what matters in future "
+    "passage, or on/off) and memory_delete deletes one. Every memory in an answer carries its "
+    "version: a whole new text and a deletion name the version you read, and a memory changed "
+    "since is not changed (the answer holds it as it is now). Each write answers a revision: "
+    "pass it as since to memory_read. Save only what matters in future "
     "chats, and never secrets. The person reviews every change you make in oda-tui and can "
     "undo it."
 )
@@ -87,7 +90,7 @@ def _tool(spec: ToolSpec, limits: Limits) -> types.Tool:
 
 
 def _result(outcome: ToolResult) -> types.CallToolResult:
-    if outcome.error or outcome.data is None:
+    if outcome.data is None:
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text)], is_error=outcome.error
         )
@@ -97,7 +100,7 @@ def _result(outcome: ToolResult) -> types.CallToolResult:
         body = to_json(data)
     # The JSON is also the text block, for clients that show only the content.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=body)], structured_content=data, is_error=False
+        content=[types.TextContent(type="text", text=body)], structured_content=data, is_error=outcome.error
     )
 
 

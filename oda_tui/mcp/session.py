@@ -18,7 +18,7 @@ from store import ChatMemory, Haystacks, MemoryStore, Scope
 
 from . import messages as msg
 from .chat_feed import ChatFeed
-from .revisions import CurrentMemory, SentRevisions
+from .revisions import CurrentMemory, SentRevisions, held_with_own_write, revision_of
 
 
 class RootProblem(Exception):
@@ -95,8 +95,22 @@ class ChatSession:
         self.store.unfollow()
         self._following = False
 
+    def revision_after_write(self, written: tuple[Scope, str], since: str | None) -> str:
+        """The revision a write answers, held as if sent, so a later ``memory_read(since=…)``
+        does not send the writer its own change back.
+
+        With ``since`` (the revision the writer holds, if held here): that memory with only the
+        written one as it is now, so whatever others changed still comes in the next note.
+        Without it: the chat's memory as this call sees it."""
+        now, revision = self.chat_now()
+        held = None if since is None else self.sent.sent(since)
+        if held is not None:
+            now = held_with_own_write(held, now, written)
+            revision = revision_of(now)
+        self.sent.remember(revision, now)
+        return revision
+
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""
-        store = self.store
-        memories = [m for scope in self.scopes for m in store.memories(scope)]
-        return self._current.get(memories, lambda: store.chat_memory(self.workspace))
+        memories = [m for scope in self.scopes for m in self.store.memories(scope)]
+        return self._current.get(memories)

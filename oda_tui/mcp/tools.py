@@ -58,7 +58,10 @@ def memory_read(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         return ToolResult(msg.UNCHANGED, {"kind": "unchanged", "text": msg.UNCHANGED, **figures})
     if note is not None:
         return ToolResult(note, {"kind": "change", "text": note, **figures})
-    why = msg.REVISION_UNKNOWN.format(since=shown(since), keep=session.sent.keep)
+    sent = session.sent
+    why = msg.REVISION_UNKNOWN.format(
+        since=shown(since), held=len(sent), keep=sent.keep, chars=sent.keep_chars
+    )
     return ToolResult(now.text or msg.EMPTY, {"kind": "full", "text": now.text, "reason": why, **figures})
 
 

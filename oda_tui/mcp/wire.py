@@ -70,6 +70,11 @@ def _echoable(request_id: Any) -> bool:
     return isinstance(request_id, str | int | float) and not isinstance(request_id, bool)
 
 
+def _is_reply(message: dict[str, Any]) -> bool:
+    """A reply to the server (a result or an error, no method): JSON-RPC answers none."""
+    return "method" not in message and ("result" in message or "error" in message)
+
+
 def triage(line: str) -> Triage:
     """What to do with a line the SDK could not read (None: nothing to answer)."""
     if not line.strip():
@@ -93,6 +98,9 @@ def triage_item(message: Any) -> Forward | Reply | None:
         return Reply(error(request_id if answerable else None, INVALID_REQUEST, NOT_2_0))
     if isinstance(request_id, float) or isinstance(request_id, bool):
         return Reply(error(request_id if answerable else None, INVALID_REQUEST, BAD_ID))
+    if "id" in message and not answerable and not _is_reply(message):
+        # null, an object or an array: JSON-RPC answers a request it cannot name with id null.
+        return Reply(error(None, INVALID_REQUEST, BAD_ID))
     if not answerable:
         return None  # a notification (or a reply): JSON-RPC sends nothing back
     found = _SURROGATE.search(json.dumps(message, ensure_ascii=False))

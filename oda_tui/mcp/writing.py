@@ -10,13 +10,23 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from store import Limits, Memory, MemoryStore, Problem, Scope, normalize_text, normalize_title
+from store import (
+    GLOBAL,
+    ChangedSinceRead,
+    Limits,
+    Memory,
+    MemoryStore,
+    Problem,
+    Scope,
+    normalize_text,
+    normalize_title,
+)
 from store import messages as store_msg
 
 from . import messages as msg
 from . import schemas
 from .answers import Failed, Refused, ToolResult, chat_figures, scope_words, whole_memory
-from .arguments import Argument, ToolSpec
+from .arguments import Argument, ToolSpec, shown
 from .reading import find_scope, found_memory
 from .session import ChatSession
 
@@ -29,9 +39,12 @@ def _text_limit(limits: Limits) -> int:
     return limits.text_max_chars
 
 
+GLOBAL_WORD = "global"
+
 MEMORY_SAVE = ToolSpec(
     "memory_save",
-    "Save a new memory for future chats (in this chat's workspace, or Global when it has none). "
+    "Save a new memory for future chats (in this chat's workspace, or Global when it has none; "
+    'scope "global" saves it in Global, used in every chat). '
     "Keep it short and durable; never save secrets. The title is one line of at most {title} "
     "characters, the text at most {text} characters, and the chat's whole memory stays under "
     "about {tokens} tokens. Saving the same title and text again "
@@ -40,6 +53,19 @@ MEMORY_SAVE = ToolSpec(
     (
         Argument("title", str, "a short name for the memory (one line)", True, _title_limit),
         Argument("text", str, "the memory itself", True, _text_limit),
+        Argument(
+            "scope",
+            str,
+            '"global" for Global (every chat), or this chat\'s workspace key (the default)',
+            max_length=lambda _limits: 255,
+        ),
+        Argument(
+            "since",
+            str,
+            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+            "answer's revision is then that memory with this change, so what others changed "
+            "still comes with memory_read(since=…)",
+        ),
     ),
     idempotent=True,
     title="Save a new memory",
@@ -49,12 +75,22 @@ MEMORY_CHANGE = ToolSpec(
     "memory_change",
     "Change a memory by the id memory_list gives: a new title, a new whole text, or one exact "
     "passage of its text replaced (old_text, which must occur exactly once, by new_text); "
-    "enabled turns it on or off (off: kept but not sent; turning off is never refused). A "
+    "enabled turns it on or off (off: kept but not sent; turning off is never refused). "
+    "A whole text replaces the current one (destructive): give the version memory_get gave "
+    "with it; if the memory was changed since, nothing is changed and the answer holds it as it "
+    "is now. A passage edit and on/off apply to the memory as it is now (a version given is "
+    "checked). A "
     "title has at most {title} characters, a text at most {text}, and the chat's whole memory "
     "stays under about {tokens} tokens. The person sees every change in oda-tui, and the earlier "
     "text stays as a version they can go back to.",
     (
         Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),
+        Argument(
+            "version",
+            str,
+            "the memory's version as memory_get or memory_list gave it: required with text",
+            max_length=lambda _limits: 64,
+        ),
         Argument("title", str, "the new title", max_length=_title_limit),
         Argument("text", str, "the new whole text", max_length=_text_limit),
         Argument(
@@ -62,8 +98,16 @@ MEMORY_CHANGE = ToolSpec(
         ),
         Argument("new_text", str, "what replaces old_text (may be empty)", max_length=_text_limit),
         Argument("enabled", bool, "true: on (sent to the model); false: off"),
+        Argument(
+            "since",
+            str,
+            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+            "answer's revision is then that memory with this change, so what others changed "
+            "still comes with memory_read(since=…)",
+        ),
     ),
     # Not idempotent: a passage replaced by a text that holds it can be replaced again.
+    destructive=True,  # a whole text replaces the one there
     title="Change a memory",
     output_schema=schemas.MEMORY_CHANGE,
 )
@@ -71,8 +115,27 @@ MEMORY_DELETE = ToolSpec(
     "memory_delete",
     "Delete a memory by its id. It is no longer sent from the next step, and waits under "
     "Recently deleted in oda-tui, where the person can restore it; the deletion shows in their "
-    "review. Prefer memory_change with enabled=false to keep it without sending it.",
-    (Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),),
+    "review. Give the version memory_get gave: if the memory was changed since, nothing is "
+    "deleted and the answer holds it as it is now. Prefer memory_change with enabled=false to "
+    "keep it without sending it.",
+    (
+        Argument("id", str, "the memory's id (eight characters 0-9 and a-f)", required=True),
+        Argument(
+            "version",
+            str,
+            "the memory's version as memory_get or memory_list gave it",
+            required=True,
+            max_length=lambda _limits: 64,
+            missing=msg.DELETE_NEEDS_VERSION,
+        ),
+        Argument(
+            "since",
+            str,
+            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+            "answer's revision is then that memory with this change, so what others changed "
+            "still comes with memory_read(since=…)",
+        ),
+    ),
     destructive=True,
     idempotent=True,  # a second call finds nothing to delete and changes nothing
     title="Delete a memory",
@@ -86,13 +149,15 @@ def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     with the one already there."""
     session.check_root(writing=True)
     store = session.store
+    scope = _save_scope(session, args.get("scope"))
     session.refresh()
-    same = _already_saved(store, session.save_scope, args["title"], args["text"])
+    same = _already_saved(store, scope, args["title"], args["text"])
     if same is not None:
-        text = msg.ALREADY_SAVED.format(title=same.title, id=same.id, scope=scope_words(same))
-        return _answer(session, text, same, saved=False)
+        template = msg.ALREADY_SAVED if same.enabled else msg.ALREADY_SAVED_OFF
+        text = template.format(title=same.title, id=same.id, scope=scope_words(same))
+        return _answer(session, args, text, same, saved=False)
     memory = store.create(
-        session.save_scope,
+        scope,
         args["title"],
         args["text"],
         source="ai",
@@ -100,7 +165,21 @@ def memory_save(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         via="chat",
     )
     text = msg.SAVED.format(title=memory.title, id=memory.id, scope=scope_words(memory))
-    return _answer(session, text, memory, saved=True)
+    return _answer(session, args, text, memory, saved=True)
+
+
+def _save_scope(session: ChatSession, asked: str | None) -> Scope:
+    """Where memory_save puts the memory: ``"global"`` is Global, the chat's workspace key (or
+    nothing) its own set; any other is refused, naming what this chat can give."""
+    if asked is None:
+        return session.save_scope
+    if asked.casefold() == GLOBAL_WORD:
+        return GLOBAL
+    if asked == session.workspace:
+        return asked
+    if session.workspace is None:
+        raise Failed(msg.SCOPE_NOT_HERE_GLOBAL.format(scope=shown(asked)))
+    raise Failed(msg.SCOPE_NOT_HERE.format(scope=shown(asked), default=f"workspace {session.workspace}"))
 
 
 def _already_saved(store: MemoryStore, scope: Scope, title: str, text: str) -> Memory | None:
@@ -108,9 +187,35 @@ def _already_saved(store: MemoryStore, scope: Scope, title: str, text: str) -> M
     return next((m for m in store.memories(scope) if (m.title, m.text) == wanted), None)
 
 
-def _answer(session: ChatSession, text: str, memory: Memory, **facts: Any) -> ToolResult:
-    data = {**whole_memory(memory), **facts, "chat": chat_figures(session), "message": text}
-    return ToolResult(text, data)
+def _answer(
+    session: ChatSession,
+    args: Mapping[str, Any],
+    text: str,
+    memory: Memory,
+    *,
+    error: bool = False,
+    **facts: Any,
+) -> ToolResult:
+    """A write's answer: the memory whole, ``facts``, the chat's figures, the sentence, and the
+    revision the writer holds now (``since`` in ``args``: the one it held before)."""
+    data = {
+        **whole_memory(memory),
+        **facts,
+        "chat": chat_figures(session),
+        "message": text,
+        "revision": session.revision_after_write((memory.scope, memory.id), args.get("since")),
+    }
+    return ToolResult(text, data, error=error)
+
+
+def _not_as_read(
+    session: ChatSession, args: Mapping[str, Any], exc: ChangedSinceRead, **facts: Any
+) -> ToolResult:
+    """The refusal of a change to a memory changed since the caller read it: the memory as it
+    is now (its new version too), so the change can be made again over it in one step."""
+    if exc.current is None:
+        raise Failed(msg.CHANGED_INTO_PROBLEM.format(problem=(exc.problem or "").rstrip(".")))
+    return _answer(session, args, msg.CHANGED_SINCE_READ, exc.current, error=True, **facts)
 
 
 def _replaced(current: str, old: str, new: str) -> str:
@@ -139,17 +244,43 @@ def memory_change(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         raise Failed(msg.TEXT_AND_PASSAGE)
     if title is None and text is None and old is None and enabled is None:
         raise Refused(store_msg.GIVE_TITLE_OR_TEXT)
+    version = args.get("version")
+    scope = find_scope(session, args["id"])
+    if title is None and text is None and old is None and isinstance(store.find(scope, args["id"]), Problem):
+        return _switch_problem_file(session, args, scope, enabled is True)
     before = found_memory(session, args["id"])
+    if text is not None and version is None:
+        raise Failed(msg.TEXT_NEEDS_VERSION)
     # One transaction and at most one version, whatever of title, text and on/off it sets; a
     # passage is replaced in the text as it is under the lock (an outside edit just made counts).
     edited: str | Callable[[str], str] | None = text
     if old is not None:
         edited = functools.partial(_replaced, old=old, new=new or "")
-    change = store.edit(before.scope, before.id, title=title, text=edited, enabled=enabled, via="chat")
+    try:
+        change = store.edit(
+            before.scope, before.id, title=title, text=edited, enabled=enabled, via="chat", expected=version
+        )
+    except ChangedSinceRead as exc:
+        return _not_as_read(session, args, exc, changed=False, note=msg.CHANGED_SINCE_READ)
     memory = change.memory
     sentence = _what_changed(before, memory, content_asked=title is not None or edited is not None)
     changed = change.changed
-    return _answer(session, sentence, memory, changed=changed, note=None if changed else sentence)
+    return _answer(session, args, sentence, memory, changed=changed, note=None if changed else sentence)
+
+
+def _switch_problem_file(session: ChatSession, args: Mapping[str, Any], scope: Scope, on: bool) -> ToolResult:
+    """Turn a problem file on or off as the store decides: off is never refused (over its
+    length limit it stays a problem file, not sent either way); on is refused with the store's
+    own reason (the length and the limit)."""
+    change = session.store.edit(scope, args["id"], enabled=on, via="chat", expected=args.get("version"))
+    memory = change.memory
+    names = {"title": memory.title, "id": memory.id}
+    if change.changed:
+        sentence = (msg.TURNED_ON if on else msg.TURNED_OFF).format(**names)
+    else:
+        sentence = (msg.ALREADY_ON if on else msg.ALREADY_OFF).format(**names)
+    note = None if change.changed else sentence
+    return _answer(session, args, sentence, memory, changed=change.changed, note=note)
 
 
 def _what_changed(before: Memory, after: Memory, *, content_asked: bool) -> str:
@@ -173,7 +304,10 @@ def memory_delete(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
     scope = find_scope(session, memory_id)
     item = store.find(scope, memory_id)
     title = item.title if isinstance(item, Memory) else item.path.name if isinstance(item, Problem) else ""
-    store.delete(scope, memory_id, via="chat")
+    try:
+        store.delete(scope, memory_id, via="chat", expected=args["version"])
+    except ChangedSinceRead as exc:
+        return _not_as_read(session, args, exc, deleted=False)
     sentence = msg.DELETED.format(title=title, id=memory_id)
     data = {
         "id": memory_id,
@@ -182,5 +316,6 @@ def memory_delete(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         "deleted": True,
         "chat": chat_figures(session),
         "message": sentence,
+        "revision": session.revision_after_write((scope, memory_id), args.get("since")),
     }
     return ToolResult(sentence, data)

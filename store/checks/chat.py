@@ -52,8 +52,10 @@ def build_chat_memory(entries: Iterable[ChatEntry]) -> ChatMemory:
     return ChatMemory(text=text, tokens=estimate_tokens(text), entries=items)
 
 
-def _quoted(title: str) -> str:
-    return f'"{title}"'
+def _quoted(value: str) -> str:
+    """``value`` in double quotes, a quote or a backslash in it escaped as JSON escapes them:
+    a title such as ``a", "b`` reads as one title, never as two."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _told_apart(entry: ChatEntry, same_title: list[ChatEntry]) -> str:

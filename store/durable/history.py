@@ -10,6 +10,7 @@ Layout, under ``<root>/history/<global | workspaces/KEY>/<id>/``:
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import hashlib
@@ -18,6 +19,7 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +33,7 @@ from store.disk.safe_io import (
     folder,
     fsync_quietly,
     list_names,
+    read_at,
     read_regular,
     relative_parts,
     remove_file,
@@ -156,13 +159,65 @@ def _parsed_version(raw: bytes) -> tuple[str, str, str | None] | None:
     return doc.fields.title, doc.text, replaced if isinstance(replaced, str) else None
 
 
+#: Each version read, by its folder and name, with the identity of its file when it was read
+#: (inode, size, modified and changed times): a change looks at every kept version of its
+#: memory, and only a version file that is new or was touched since is read again.
+_SEEN: dict[tuple[str, str], tuple[tuple[int, int, int, int], Version | None]] = {}
+_SEEN_MAX = 20_000
+
+
+def _versions_newest_first(root: Path, hdir: Path) -> Generator[Version, None, None]:
+    """The readable versions, newest first, each read only when its file is not as it was
+    when last read; the versions folder is opened once, never through a link."""
+    try:
+        with folder(root, hdir / VERSIONS) as fd:
+            names = sorted((n for n in os.listdir(fd) if _NAME.match(n)), key=_sort_key)
+            for name in reversed(names):
+                version = _version_at(fd, str(hdir), name)
+                if version is not None:
+                    yield version
+    except (FileNotFoundError, Unsafe):
+        return
+
+
+def _version_at(fd: int, hdir: str, name: str) -> Version | None:
+    """``read_version`` of ``name`` in the open versions folder ``fd``, from what was read
+    before when the file is the same one, unchanged."""
+    try:
+        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None  # a link or something else: never read, as read_regular refuses it
+    identity = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    seen = _SEEN.get((hdir, name))
+    if seen is not None and seen[0] == identity:
+        return seen[1]
+    limit = READ_LIMITS.file_max_bytes
+    raw = None if st.st_size > limit else read_at(fd, name, limit)
+    version = None if raw is None or len(raw) > limit else _version_of(name, raw)
+    if len(_SEEN) >= _SEEN_MAX:
+        _SEEN.clear()
+    _SEEN[(hdir, name)] = (identity, version)
+    return version
+
+
+def _version_of(file_name: str, raw: bytes) -> Version | None:
+    m = _NAME.match(file_name)
+    parsed = _parsed_version(raw)
+    moment = None if m is None else parse_moment(m.group(1))
+    if m is None or parsed is None or moment is None:
+        return None
+    title, text, replaced = parsed
+    return Version(
+        name=file_name[:-3], moment=moment, source=m.group(2), title=title, text=text, replaced=replaced
+    )
+
+
 def newest_version(root: Path, hdir: Path) -> Version | None:
     """The newest readable version, reading no more files than needed."""
-    for name in reversed(version_names(root, hdir)):
-        version = read_version(root, hdir, name)
-        if version is not None:
-            return version
-    return None
+    with contextlib.closing(_versions_newest_first(root, hdir)) as versions:
+        return next(versions, None)
 
 
 def memory_source(root: Path, hdir: Path, version: Version) -> str:
@@ -177,8 +232,7 @@ def memory_source(root: Path, hdir: Path, version: Version) -> str:
 
 def list_versions(root: Path, hdir: Path) -> list[Version]:
     """Every readable version, newest first."""
-    found = (read_version(root, hdir, n) for n in reversed(version_names(root, hdir)))
-    return [v for v in found if v is not None]
+    return list(_versions_newest_first(root, hdir))
 
 
 def _next_name(names: list[str], moment: datetime, source: str) -> tuple[str, datetime]:

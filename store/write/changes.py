@@ -16,19 +16,28 @@ from typing import Any
 
 from store import messages as msg
 from store.checks.chat import entry_chars
+from store.checks.fingerprint import fingerprint
 from store.disk import safe_io
 from store.disk.atomic import missing_folders, remove_empty_folders, write_atomic
 from store.disk.layout import history_dir, is_valid_id
 from store.disk.layout import memory_path as _memory_path
-from store.durable import history, moves, trash
+from store.durable import commit, history, moves, trash
 from store.durable.commit import read_limited
 from store.durable.history import NewVersion
-from store.errors import CouldNotChange, NoSuchVersion, NothingToChange, NothingToUndo, UnknownMemory
+from store.errors import (
+    ChangedSinceRead,
+    CouldNotChange,
+    NoSuchVersion,
+    NothingToChange,
+    NothingToUndo,
+    UnknownMemory,
+)
 from store.format.fields import Document, Fields, FileProblem
 from store.format.parse import parse_bytes
 from store.format.render import render_edit, render_new
 from store.limits import Limits
-from store.model import Change, Memory, Scope, Version
+from store.model import Change, Memory, Problem, Scope, Version
+from store.read.scan import item_for
 from store.write.rules import (
     check_scope,
     check_size,
@@ -92,7 +101,7 @@ class Changes(Transactions):
             version = NewVersion(moment, via, title, text, source, replaced)
             return self.commit(scope, memory_id, data, seen=None, version=version)
 
-    def edit(
+    def edit(  # noqa: PLR0913 - the fields it sets, where from, and what the caller read
         self,
         scope: Scope,
         memory_id: str,
@@ -103,6 +112,7 @@ class Changes(Transactions):
         via: str = "settings",
         allow_secret: bool = False,
         extra: Mapping[str, str] | None = None,
+        expected: str | None = None,
     ) -> Change:
         """Set a memory's title, text and whether it is on, together: one transaction, and one
         version when the title or text changes (turning on or off alone keeps none).
@@ -114,16 +124,83 @@ class Changes(Transactions):
         reaches would go over its token limit. An edit that changes nothing saves nothing.
         ``extra`` sets frontmatter keys of the caller's own, as ``create`` takes them (no version
         is kept for them alone).
+
+        ``expected``: the memory's ``fingerprint`` as the caller read it. The store compares it
+        under its lock with the file as it is then, and refuses an edit of content the caller
+        never saw with ``ChangedSinceRead`` (carrying the memory as it is now).
         """
         if title is None and text is None and enabled is None and not extra:
             raise NothingToChange()
         keys = checked_extra(extra)
+        if enabled is False and title is None and text is None and not keys and expected is None:
+            turned = self._turn_off_over_limits(scope, memory_id, via)
+            if turned is not None:
+                return turned
         given = None if callable(text) else text
         title, given = checked_edit(title, given, self._limits())
         with self.changing(scope, memory_id, via=via, turning_on=enabled is True) as now:
+            self._check_expected(now.scope, now.memory_id, now.doc, expected)
             if callable(text):
                 _title, given = checked_edit(None, text(now.doc.text), self.sync.limits)
             return self._apply(now, title, given, enabled, via=via, allow_secret=allow_secret, extra=keys)
+
+    def _turn_off_over_limits(self, scope: Scope, memory_id: str, via: str) -> Change | None:
+        """Turn off a memory whose file is a problem only for being over its title or text
+        limit: turning off is never refused. It stays a problem file (not sent either way) and
+        keeps no version; the change's memory is the file read past the limits. None when the
+        file is not such a problem file (the edit goes on as any other)."""
+        check_scope(scope)
+        check_via(via)
+        if not is_valid_id(memory_id):
+            return None
+        if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
+            return None  # as last seen: a file that just became a problem is refused as one
+        with self.transaction(scope, memory_id):
+            path = _memory_path(self.root, scope, memory_id)
+            self.sync.reload(path)
+            if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
+                return None
+            found = self.over_limits(path)
+            if found is None:
+                return None
+            doc, raw = found
+            if not doc.fields.enabled:
+                return Change(self._record(scope, memory_id, doc), changed=False)
+            before = (doc.fields.title, doc.text)
+            data = _edited_file(doc, self.sync.limits, before, before, self.now(), toggle=True, keys={})
+            hdir = history_dir(self.root, scope, memory_id)
+            commit.commit(self.root, path, data, seen=raw, hdir=hdir, version=None, limits=self.sync.limits)
+            self.sync.reload(path)
+            return Change(self._record(scope, memory_id, self.past_limits(data) or doc), changed=True)
+
+    def _record(self, scope: Scope, memory_id: str, doc: Document) -> Memory:
+        """The memory record of ``doc`` (read past the limits, it is no problem file)."""
+        item = item_for(_memory_path(self.root, scope, memory_id), scope, memory_id, doc)
+        if not isinstance(item, Memory):  # a Document always makes a memory record
+            raise CouldNotChange("its file could not be read back")
+        return item
+
+    def _check_expected(self, scope: Scope, memory_id: str, doc: Document, expected: str | None) -> None:
+        """Refuse with ``ChangedSinceRead`` when ``doc`` is not the content fingerprinted as
+        ``expected`` (None: nothing to compare)."""
+        if expected is None or fingerprint(doc.fields.title, doc.text, doc.fields.enabled) == expected:
+            return
+        item = item_for(_memory_path(self.root, scope, memory_id), scope, memory_id, doc)
+        raise ChangedSinceRead(item if isinstance(item, Memory) else None)
+
+    def _check_expected_deletion(
+        self, scope: Scope, memory_id: str, doc: Document | FileProblem | None, expected: str, unreadable: str
+    ) -> None:
+        """``_check_expected`` for a file about to be deleted: a problem file now (or one that
+        cannot be read) is not what the caller read either."""
+        if isinstance(doc, Document):
+            self._check_expected(scope, memory_id, doc, expected)
+        elif isinstance(doc, FileProblem):
+            raise ChangedSinceRead(None, doc.message)
+        elif unreadable:
+            raise ChangedSinceRead(None, unreadable)
+        else:  # gone between the look and the read
+            raise UnknownMemory(memory_id)
 
     def change(
         self,
@@ -200,10 +277,14 @@ class Changes(Transactions):
         if (was_on or turn_on) and not turn_off:
             self.budget.check_tokens(now.scope, now.memory_id, before if was_on else None, after)
 
-    def delete(self, scope: Scope, memory_id: str, *, via: str = "settings") -> None:
+    def delete(
+        self, scope: Scope, memory_id: str, *, via: str = "settings", expected: str | None = None
+    ) -> None:
         """Delete a memory (or a problem file): never refused; it waits under ``deleted()``.
 
-        The file itself is moved into history (a rename), never copied.
+        The file itself is moved into history (a rename), never copied. ``expected``: the
+        memory's ``fingerprint`` as the caller read it; when the file is not that now (or has
+        become a problem file), the deletion is refused with ``ChangedSinceRead``.
         """
         check_scope(scope)
         check_via(via)
@@ -215,13 +296,16 @@ class Changes(Transactions):
             item = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
             if item is None:
                 raise UnknownMemory(memory_id)
+            unreadable = ""
             try:
                 raw = read_limited(self.root, path, self.sync.limits.file_max_bytes)
             except safe_io.Unsafe:
                 raise
-            except OSError:  # unreadable (mode 000, EIO): deleting is a rename, never refused for it
-                raw = None
+            except OSError as exc:  # unreadable (mode 000, EIO): deleting is a rename, never refused for it
+                raw, unreadable = None, msg.FILE_UNREADABLE.format(reason=exc.strerror or exc)
             doc = None if raw is None else parse_bytes(raw, self.sync.limits)
+            if expected is not None:
+                self._check_expected_deletion(scope, memory_id, doc, expected, unreadable)
             if isinstance(doc, Document):
                 self.record_outside(scope, memory_id, doc)
             last_seen = doc if raw is not None or not isinstance(item, Memory) else item

@@ -151,13 +151,27 @@ class Transactions:
     def _refuse_over_limits(self, path: Path) -> None:
         """Refuse with ``TooLong`` (the value and the limit) when the problem file at ``path``
         is a memory over its title or text limit, and nothing else."""
+        found = self.over_limits(path)
+        if found is not None:
+            doc, _raw = found
+            limits = self.sync.limits
+            refuse(title_refusal(doc.fields.title, limits) or length_refusal(doc.text, limits))
+
+    def over_limits(self, path: Path) -> tuple[Document, bytes] | None:
+        """The problem file at ``path`` read past the title and text limits, with its bytes,
+        when that is its only problem (None otherwise)."""
         limits = self.sync.limits
         raw = read_limited(self.root, path, limits.file_max_bytes)
         if raw is None or len(raw) > limits.file_max_bytes:
-            return
-        doc = parse_bytes(raw, replace(limits, title_max_chars=10**9, text_max_chars=10**9))
-        if isinstance(doc, Document):
-            refuse(title_refusal(doc.fields.title, limits) or length_refusal(doc.text, limits))
+            return None
+        doc = self.past_limits(raw)
+        return None if doc is None else (doc, raw)
+
+    def past_limits(self, raw: bytes) -> Document | None:
+        """``raw`` read as a memory with no title or text limit (None: it is not one)."""
+        limits = replace(self.sync.limits, title_max_chars=10**9, text_max_chars=10**9)
+        doc = parse_bytes(raw, limits)
+        return doc if isinstance(doc, Document) else None
 
     def record_outside(self, scope: Scope, memory_id: str, doc: Document) -> bool:
         """Keep the file's current text as a version when history does not have it yet; True

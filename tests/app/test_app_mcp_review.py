@@ -9,7 +9,7 @@ from textual.widgets import OptionList, Static
 
 from oda_tui.screens.review import ReviewScreen
 from oda_tui.text.diffing import word_diff
-from store import MemoryStore
+from store import MemoryStore, memory_fingerprint
 from tests.support.app import open_view, run_app, settle, static_text, sub_title, wait_until
 from tests.support.mcp import connect, ok
 
@@ -30,7 +30,12 @@ async def test_a_memory_saved_through_the_server_waits_in_review(root: Path) -> 
             await settle(pilot)
             await pilot.press("escape")
             await wait_until(pilot, lambda: "to review" not in sub_title(screen), "the accept to show")
-            ok(await agent.call_tool("memory_change", {"id": saved["id"], "text": "Django 5 and HTMX."}))
+            ok(
+                await agent.call_tool(
+                    "memory_change",
+                    {"id": saved["id"], "text": "Django 5 and HTMX.", "version": saved["version"]},
+                )
+            )
             await wait_until(
                 pilot, lambda: "1 to review (press r)" in sub_title(screen), "the change to show"
             )
@@ -49,8 +54,12 @@ async def test_a_memory_the_agent_deleted_waits_in_review_and_can_be_restored(
     keep = store.create("web", "Keep", "Stays deleted once accepted.")
     async with run_app(root, "web", watch=True) as (app, pilot, screen):
         async with connect(root, "web") as agent:
-            ok(await agent.call_tool("memory_delete", {"id": mine.id}))
-            ok(await agent.call_tool("memory_delete", {"id": keep.id}))
+            for memory in (mine, keep):
+                ok(
+                    await agent.call_tool(
+                        "memory_delete", {"id": memory.id, "version": memory_fingerprint(memory)}
+                    )
+                )
             await wait_until(
                 pilot, lambda: "2 to review (press r)" in sub_title(screen), "the deletions to show"
             )

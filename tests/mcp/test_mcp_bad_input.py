@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from store import GLOBAL, MemoryStore
+from store import GLOBAL, MemoryStore, memory_fingerprint
 from tests.support.mcp import MODES, connect, ok, refused
 
 pytestmark = [pytest.mark.parametrize("mode", MODES), pytest.mark.usefixtures("made_root")]
@@ -46,7 +46,7 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
             "memory_save",
             {"title": "T", "text": "x", "tags": ["a"], "pin": 1},
             'The memory could not be changed: memory_save does not take the arguments "tags" and '
-            '"pin"; it takes "title" and "text".',
+            '"pin"; it takes "title", "text", "scope" and "since".',
         ),
         ("memory_save", {"title": "T"}, f'{CHANGE}memory_save needs the argument "text".'),
         ("memory_save", {"text": "x"}, f'{CHANGE}memory_save needs the argument "title".'),
@@ -91,6 +91,7 @@ async def test_wrong_arguments_are_named(root: Path, mode: str) -> None:
 
 async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: str) -> None:
     mine = MemoryStore(root).create(GLOBAL, "Tea", "Green.")
+    mine_version = memory_fingerprint(mine)
     before = everything(root)
     async with connect(root, mode=mode) as client:
 
@@ -103,7 +104,7 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
         assert await call("memory_save", title="T", text="a\udfffb") == (
             f'{CHANGE}the argument "text" is not valid text (it holds a lone surrogate, U+DFFF).'
         )
-        assert await call("memory_change", id=mine.id, text="\ud83d") == (
+        assert await call("memory_change", id=mine.id, text="\ud83d", version=mine_version) == (
             f'{CHANGE}the argument "text" is not valid text (it holds a lone surrogate, U+D83D).'
         )
         assert await call("memory_change", id="\ud800" * 3, text="x") == (
@@ -127,11 +128,15 @@ async def test_lone_surrogates_and_huge_strings_write_nothing(root: Path, mode: 
             f'No memory with the id "{"a" * 40}…" exists in this chat\'s memory. '
             "Call memory_list for the current ids."
         )
-        assert (await call("memory_change", id=mine.id, text="x" * 3_000_000)).startswith(
-            "A memory is limited to 2000 characters; this one has 3000000."
-        )
+        assert (
+            await call("memory_change", id=mine.id, text="x" * 3_000_000, version=mine_version)
+        ).startswith("A memory is limited to 2000 characters; this one has 3000000.")
         # Emoji and other text outside the BMP are fine (real pairs, not lone halves).
-        ok(await client.call_tool("memory_change", {"id": mine.id, "text": "Green 🍵."}))
+        ok(
+            await client.call_tool(
+                "memory_change", {"id": mine.id, "text": "Green 🍵.", "version": mine_version}
+            )
+        )
     store = MemoryStore(root)
     assert store.get(GLOBAL, mine.id).text == "Green 🍵."
     assert [p for p, _ in everything(root) if p.endswith(".md") and "/history/" not in p] == [
@@ -152,7 +157,7 @@ async def test_a_named_root_that_does_not_exist_is_a_tool_error(tmp_path: Path, 
             ("memory_read", {}, READ),
             ("memory_save", {"title": "T", "text": "x"}, CHANGE),
             ("memory_change", {"id": "12345678", "text": "x"}, CHANGE),
-            ("memory_delete", {"id": "12345678"}, CHANGE),
+            ("memory_delete", {"id": "12345678", "version": "v0"}, CHANGE),
         ]:
             assert refused(await client.call_tool(name, args)) == form + reason, name
         assert not root.exists()
@@ -187,7 +192,7 @@ async def test_odas_default_folder_may_not_exist_yet(tmp_path: Path, mode: str) 
 async def test_a_failure_inside_a_tool_is_a_tool_error_and_the_server_goes_on(
     root: Path, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_create, real_chat = MemoryStore.create, MemoryStore.chat_memory
+    real_create, real_memories = MemoryStore.create, MemoryStore.memories
 
     def disk_full(*_args: object, **_kw: object) -> None:
         raise OSError(28, "No space left on device")
@@ -199,11 +204,11 @@ async def test_a_failure_inside_a_tool_is_a_tool_error_and_the_server_goes_on(
         monkeypatch.setattr(MemoryStore, "create", disk_full)
         message = refused(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
         assert message == "The memory could not be changed: No space left on device."
-        monkeypatch.setattr(MemoryStore, "chat_memory", broken)
+        monkeypatch.setattr(MemoryStore, "memories", broken)
         assert refused(await client.call_tool("memory_read", {})) == (
             f"{READ}an unexpected RuntimeError: boom."
         )
         monkeypatch.setattr(MemoryStore, "create", real_create)
-        monkeypatch.setattr(MemoryStore, "chat_memory", real_chat)
+        monkeypatch.setattr(MemoryStore, "memories", real_memories)
         ok(await client.call_tool("memory_save", {"title": "T", "text": "x"}))
         assert ok(await client.call_tool("memory_read", {}))["kind"] == "full"

@@ -75,6 +75,20 @@ async def test_a_fractional_id_gets_an_error_echoing_it(root: Path) -> None:
         assert (await raw.ask(PING))["id"] == 2
 
 
+@pytest.mark.parametrize("bad_id", [None, {"a": 1}, [1]], ids=["null", "object", "array"])
+async def test_a_request_whose_id_is_not_an_id_gets_an_error_with_id_null(root: Path, bad_id: object) -> None:
+    async with raw_server(root) as raw:
+        await raw.initialize()
+        for method in ("ping", "tools/list"):
+            answer = await raw.ask({"jsonrpc": "2.0", "id": bad_id, "method": method})
+            assert answer == invalid_request(
+                None, "The request id must be a string or a whole number; nothing was done."
+            )
+        # A reply the client sends with id null (JSON-RPC's "could not read your id") is left alone.
+        await raw.send(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "x"}}))
+        assert (await raw.ask(PING))["id"] == 2
+
+
 async def test_resource_templates_are_an_empty_list(root: Path) -> None:
     async with raw_server(root) as raw:
         await raw.initialize()

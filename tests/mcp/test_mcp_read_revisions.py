@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oda_tui.mcp import tools
-from oda_tui.mcp.revisions import SentRevisions
+from oda_tui.mcp.revisions import SentRevisions, held_with_own_write
 from oda_tui.mcp.session import ChatSession
-from store import GLOBAL, MemoryStore
+from store import GLOBAL, ChatEntry, MemoryStore, build_chat_memory, change_note
 from tests.support.changes import STEPS, TEXTS, TITLES, example_store, settled, take
 from tests.support.notes import apply, same, sections
 
@@ -95,19 +95,20 @@ def test_an_unknown_or_forgotten_revision_gets_the_complete_memory_and_why(root:
     tea = app.create(GLOBAL, "Tea", "Green tea.")
     session = ChatSession(MemoryStore(root), None, sent=SentRevisions(keep=2))
     why = (
-        'The revision "{rev}" is not one this server holds (it keeps the last 2 it sent, until it '
-        "restarts), so this is the complete memory."
+        'The revision "{rev}" is not one this server holds (it holds the last {held} it sent, at '
+        "most 2 and at most 8,000,000 characters of memory in all, until it restarts), so this is "
+        "the complete memory."
     )
     unknown = tools.call(session, "memory_read", {"since": "r-made-up"})
     assert unknown.data is not None and unknown.data["kind"] == "full"
-    assert unknown.data["reason"] == why.format(rev="r-made-up")
+    assert unknown.data["reason"] == why.format(rev="r-made-up", held=1)
     assert unknown.text == "# Memory\n\n## Tea\n\nGreen tea.\n"  # the reason is in the JSON with it
     oldest = read(session)["revision"]
     for text in ("Black tea.", "White tea."):  # two newer revisions sent: the oldest is forgotten
         app.change(GLOBAL, tea.id, text=text)
         read(session)
     forgotten = read(session, oldest)
-    assert forgotten["kind"] == "full" and forgotten["reason"] == why.format(rev=oldest)
+    assert forgotten["kind"] == "full" and forgotten["reason"] == why.format(rev=oldest, held=2)
     assert forgotten["text"] == app.chat_memory().text
 
 
@@ -145,3 +146,24 @@ def test_the_oldest_revision_held_still_gets_its_note(root: Path) -> None:
     # Holding the third forgets the oldest, but only after its note was made.
     assert read(session, oldest)["kind"] == "change"
     assert read(session, oldest)["kind"] == "full"
+
+
+def test_what_a_writer_holds_is_what_it_held_and_its_own_write() -> None:
+    def entry(key: str, text: str) -> ChatEntry:
+        return ChatEntry(key * 8, None, key.upper(), text)
+
+    held = build_chat_memory([entry("a", "1"), entry("b", "1"), entry("c", "1"), entry("d", "1")])
+    now = build_chat_memory([entry("a", "2"), entry("c", "1"), entry("e", "1"), entry("f", "mine")])
+    mine = held_with_own_write(held, now, (None, "f" * 8))
+    # Others changed A, removed B and D and added E: the writer holds none of that, only its F.
+    assert [(e.title, e.text) for e in mine.entries] == [
+        ("A", "1"),
+        ("B", "1"),
+        ("C", "1"),
+        ("D", "1"),
+        ("F", "mine"),
+    ]
+    note = change_note(mine, now)
+    assert note is not None and note.startswith('Memory update: added "E"; changed "A"; removed "B", "D".')
+    assert same(apply(sections(mine.text), note), now.text)
+    assert change_note(held_with_own_write(held, held, (None, "x" * 8)), held) is None

@@ -197,7 +197,7 @@ async def test_every_tool_over_stdio_with_the_sdk_client(root: Path) -> None:
         )
         off = ok(await client.call_tool("memory_change", {"id": saved["id"], "enabled": False}))
         read = ok(await client.call_tool("memory_read", {}))
-        gone = ok(await client.call_tool("memory_delete", {"id": saved["id"]}))
+        gone = ok(await client.call_tool("memory_delete", {"id": saved["id"], "version": off["version"]}))
     assert sorted(tools) == sorted(
         ["memory_list", "memory_get", "memory_read", "memory_save", "memory_change", "memory_delete"]
     )

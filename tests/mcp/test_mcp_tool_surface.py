@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from oda_tui.own_files.review_marks import mark_reviewed, pending_review
-from store import GLOBAL, MemoryStore, entry_tokens, format_timestamp
+from store import GLOBAL, MemoryStore, entry_tokens, format_timestamp, memory_fingerprint
 from tests.support.mcp import MODES, connect, ok, refused, text
 from tests.support.stores import limited_store
 
@@ -69,7 +69,7 @@ async def test_every_tool_has_a_title_hints_and_limits_from_the_settings(root: P
         "memory_get": (True, False, True),
         "memory_read": (True, False, True),
         "memory_save": (False, False, True),
-        "memory_change": (False, False, False),
+        "memory_change": (False, True, False),
         "memory_delete": (False, True, True),
     }
     save = tools["memory_save"].input_schema["properties"]
@@ -113,6 +113,7 @@ async def test_list_searches_like_the_app_and_pages_without_gaps(
         first = (await tools.ok("memory_list", limit=1))["memories"][0]
     assert first == {
         "id": made[0].id,
+        "version": memory_fingerprint(made[0]),
         "scope": None,
         "title": "Note 0",
         "enabled": True,
@@ -152,6 +153,7 @@ async def test_get_gives_one_memory_whole(root: Path, store: MemoryStore, mode: 
     assert tea.created is not None and tea.updated is not None
     assert {k: v for k, v in data.items() if k != "chat"} == {
         "id": tea.id,
+        "version": memory_fingerprint(tea),
         "scope": None,
         "title": "Tea",
         "text": tea.text,
@@ -234,8 +236,8 @@ async def test_delete_waits_under_recently_deleted_and_can_be_restored(
     gone = store.create("proj", "Gone", "goes")
     async with connect(root, "proj", mode=mode) as client:
         tools = await checked(client)
-        data = await tools.ok("memory_delete", id=gone.id)
-        assert await tools.refused("memory_delete", id=gone.id) == (
+        data = await tools.ok("memory_delete", id=gone.id, version=memory_fingerprint(gone))
+        assert await tools.refused("memory_delete", id=gone.id, version=memory_fingerprint(gone)) == (
             f'No memory with the id "{gone.id}" exists in this chat\'s memory. Call memory_list for the current ids.'
         )
         listed = await tools.ok("memory_list")
@@ -248,6 +250,7 @@ async def test_delete_waits_under_recently_deleted_and_can_be_restored(
         "chat": data["chat"],
         "message": f'Deleted the memory "Gone" (id {gone.id}). It waits under Recently deleted in oda-tui, '
         "where the person can restore it; it is no longer sent, from the next step.",
+        "revision": data["revision"],
     }
     assert [m["id"] for m in listed["memories"]] == [keep.id]
     store.refresh()
@@ -265,7 +268,7 @@ async def test_delete_waits_under_recently_deleted_and_can_be_restored(
 async def test_an_accepted_deletion_no_longer_waits(root: Path, store: MemoryStore, mode: str) -> None:
     gone = store.create(GLOBAL, "Gone", "goes")
     async with connect(root, mode=mode) as client:
-        await (await checked(client)).ok("memory_delete", id=gone.id)
+        await (await checked(client)).ok("memory_delete", id=gone.id, version=memory_fingerprint(gone))
     [item] = pending_review(store)
     mark_reviewed(store, GLOBAL, gone.id, version=item.newest.name)
     assert pending_review(store) == []
@@ -296,7 +299,11 @@ async def test_a_change_answers_match_the_schema_and_write_what_they_say(
         data = await tools.ok("memory_change", id=mine.id, title="Tea, always", enabled=True)
         same = await tools.ok("memory_change", id=mine.id, title="Tea, always")
         assert await tools.refused(
-            "memory_change", id=mine.id, text="password: Hunter2-office!", enabled=False
+            "memory_change",
+            id=mine.id,
+            text="password: Hunter2-office!",
+            enabled=False,
+            version=data["version"],
         ) == (
             f"{CHANGE}the text looks like it contains a password, and a memory is sent to the model "
             "with every message; leave the secret out (the person can save it in oda-tui if they are sure)."

@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from oda_tui.own_files.review_marks import mark_reviewed, pending_review
-from store import GLOBAL, MemoryStore, change_note, entry_tokens, estimate_tokens, format_timestamp
+from store import (
+    GLOBAL,
+    MemoryStore,
+    change_note,
+    entry_tokens,
+    estimate_tokens,
+    format_timestamp,
+    memory_fingerprint,
+)
 from store import messages as store_msg
 from tests.support.mcp import MODES, connect, ok, refused, text
 from tests.support.stores import limited_store
@@ -71,6 +79,7 @@ async def test_save_without_a_workspace_goes_to_global_as_the_agent(root: Path, 
     assert memory.created is not None and memory.updated is not None
     assert data == {
         "id": memory.id,
+        "version": memory_fingerprint(memory),
         "scope": None,
         "title": "Tea",
         "enabled": True,
@@ -83,6 +92,7 @@ async def test_save_without_a_workspace_goes_to_global_as_the_agent(root: Path, 
         "saved": True,
         "chat": {"workspace": None, "tokens": data["chat"]["tokens"], "limit": 8000},
         "message": f'Saved the memory "Tea" (id {memory.id}) in Global. It applies from the next step.',
+        "revision": data["revision"],
     }
     # One MCP session, one sessionId; the first version's source is a chat.
     assert memory.session_id and memory.session_id == store.get(GLOBAL, again["id"]).session_id
@@ -122,7 +132,10 @@ async def test_change_keeps_versions_and_answers_an_unchanged_change_with_the_no
 ) -> None:
     mine = store.create("proj", "Stack", "Django.")
     async with connect(root, "proj", mode=mode) as client:
-        data = ok(await client.call_tool("memory_change", {"id": mine.id, "text": "Django 5."}))
+        version = memory_fingerprint(mine)
+        data = ok(
+            await client.call_tool("memory_change", {"id": mine.id, "text": "Django 5.", "version": version})
+        )
         assert data["changed"] is True and data["tokens"] == entry_tokens("Stack", "Django 5.")
         same = await client.call_tool("memory_change", {"id": mine.id, "title": "Stack"})
     assert (
@@ -146,11 +159,12 @@ async def test_every_change_refusal_is_the_spec_sentence(root: Path, store: Memo
 
         assert await change(id=mine.id) == "Give a new title, a new text, or both."
         assert await change(id=mine.id, title="  ") == "A memory needs a title."
-        assert await change(id=mine.id, text="\n \n") == "A memory needs some text."
+        version = memory_fingerprint(mine)
+        assert await change(id=mine.id, text="\n \n", version=version) == "A memory needs some text."
         assert await change(id=mine.id, title="t" * 121) == (
             "A memory title is limited to 120 characters; this one has 121."
         )
-        assert await change(id=mine.id, text="x" * 2001) == (
+        assert await change(id=mine.id, text="x" * 2001, version=version) == (
             "A memory is limited to 2000 characters; this one has 2001. "
             "Shorten it or split it into several memories."
         )
@@ -224,7 +238,12 @@ async def test_secret_looking_text_is_refused_naming_the_kind(
         )
         changed = refused(
             await client.call_tool(
-                "memory_change", {"id": mine.id, "text": "key sk-proj-abcdefghijklmnopqrstuvwx1234567890"}
+                "memory_change",
+                {
+                    "id": mine.id,
+                    "text": "key sk-proj-abcdefghijklmnopqrstuvwx1234567890",
+                    "version": memory_fingerprint(mine),
+                },
             )
         )
     assert saved == (
@@ -310,7 +329,11 @@ async def test_saves_and_changes_wait_for_review_in_the_app(
         assert (item.memory.id, item.created_by_agent) == (saved["id"], True)
         mark_reviewed(store, "proj", saved["id"])
         assert pending_review(store) == []
-        ok(await client.call_tool("memory_change", {"id": saved["id"], "text": "Django 5."}))
+        ok(
+            await client.call_tool(
+                "memory_change", {"id": saved["id"], "text": "Django 5.", "version": saved["version"]}
+            )
+        )
     store.refresh()
     [item] = pending_review(store)
     assert (item.before_text, item.after_text) == ("Django.", "Django 5.")

@@ -55,6 +55,16 @@ def test_a_rename_names_the_old_title_and_the_model_drops_it(store: MemoryStore)
     assert apply(sections(before.text), note) == [("Indentation", "Use spaces.")]
 
 
+def test_a_title_holding_quotes_reads_as_one_title(store: MemoryStore) -> None:
+    odd = store.create(GLOBAL, 'a", "b', "One memory.")
+    store.create(GLOBAL, "Tea", "Green tea.")
+    before = store.chat_memory()
+    store.delete(GLOBAL, odd.id)
+    note = change_note(before, store.chat_memory())
+    assert note == f'Memory update: removed "a\\", \\"b".\n{APPLIES}'
+    assert apply(sections(before.text), note) == [("Tea", "Green tea.")]
+
+
 def test_memories_sharing_a_title_are_told_apart_by_their_text(store: MemoryStore) -> None:
     tabs = store.create(GLOBAL, "Style", "Use tabs in Makefiles.")
     store.create(GLOBAL, "Style", "Use tabs elsewhere too.")

@@ -14,9 +14,16 @@ from hypothesis import strategies as st
 from store import GLOBAL, Memory, MemoryStore
 from tests.support.files import memory_file, write_raw
 
-TITLES = st.sampled_from(["Style", "Style", "Tea", "Stack", "Indentation"])
+TITLES = st.sampled_from(["Style", "Style", "Tea", "Stack", "Indentation", 'a", "b', "back\\slash"])
 TEXTS = st.sampled_from(
-    ["Use tabs.", "Use tabs always.", "Use spaces.", "Green tea.", "Use tabs.\n\nAlso in Makefiles."]
+    [
+        "Use tabs.",
+        "Use tabs always.",
+        "Use spaces.",
+        "Green tea.",
+        "Use tabs.\n\nAlso in Makefiles.",
+        'Say "tabs", "spaces".',
+    ]
 )
 SCOPES = st.sampled_from([GLOBAL, "proj"])
 PICK = st.integers(0, 50)

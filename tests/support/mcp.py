@@ -58,3 +58,12 @@ def refused(result: CallToolResult) -> str:
     assert result.is_error, block(result)
     assert result.structured_content is None
     return block(result)
+
+
+def refused_with_memory(result: CallToolResult) -> dict[str, Any]:
+    """The JSON of a call refused with the memory as it is now (changed since it was read): an
+    error whose text block is the same JSON as its structured content."""
+    assert result.is_error, block(result)
+    assert result.structured_content is not None, block(result)
+    assert json.loads(block(result)) == result.structured_content
+    return cast(dict[str, Any], result.structured_content)

@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from mcp import StdioServerParameters
+
 #: Hang guards only (a stuck process fails the test instead of hanging it), never expectations.
 HANG_GUARD_S = 120
 
@@ -19,6 +21,13 @@ HANG_GUARD_S = 120
 def server_command(root: Path, *args: str) -> list[str]:
     """How the tests start ``oda-tui mcp`` on ``root`` (this checkout's code)."""
     return [sys.executable, "-m", "oda_tui", "mcp", "--root", str(root), *args]
+
+
+def stdio_params(root: Path, *args: str) -> StdioServerParameters:
+    """How the SDK's client starts ``oda-tui mcp`` on ``root`` (this checkout's code, the test's
+    own state folder)."""
+    env = {**os.environ, "ODA_TUI_STATE": str(root.parent / "state")}
+    return StdioServerParameters(command=sys.executable, args=server_command(root, *args)[1:], env=env)
 
 
 def invalid_request(request_id: object, message: str) -> dict[str, Any]:

@@ -14,10 +14,18 @@ from collections import Counter
 from store.checks.chat import APPLIES, HEADER
 
 ORDER_ONLY = f"Memory update: the order of memories changed. {APPLIES}"
-_ITEM = re.compile(r'"(?P<title>[^"\n]*)"(?: \((?P<notes>.*?)\))?(?=, "|$)', re.S)
+#: A quoted value: a quote and a backslash inside are escaped (``\\"``, ``\\\\``).
+_QUOTED = r'(?:[^"\\]|\\.)*?'
+_ITEM = re.compile(rf'"(?P<title>{_QUOTED})"(?: \((?P<notes>.*?)\))?(?=, "|$)', re.S)
 _NOTE = re.compile(
-    r'(?P<kind>the one beginning|the one reading|now titled) "(?P<value>.*?)(?P<cut>…?)"', re.S
+    rf'(?P<kind>the one beginning|the one reading|now titled) "(?P<value>{_QUOTED})(?P<cut>…?)"', re.S
 )
+
+
+def _unquoted(value: str) -> str:
+    """A quoted value as it was before its quotes and backslashes were escaped."""
+    return re.sub(r"\\(.)", r"\1", value, flags=re.S)
+
 
 Held = list[tuple[str, str]]
 
@@ -54,14 +62,16 @@ def apply(held: Held, note: str | None) -> Held:
         assert verb in ("added", "changed", "removed"), part
         for item in _ITEM.finditer(items):
             if verb == "added":
-                named_new.append(item["title"])
+                named_new.append(_unquoted(item["title"]))
                 continue
-            gone.append(_find(held, item["title"], item["notes"] or "", gone))
+            gone.append(_find(held, _unquoted(item["title"]), item["notes"] or "", gone))
             if verb == "changed":
                 renamed = [
-                    n["value"] for n in _NOTE.finditer(item["notes"] or "") if n["kind"] == "now titled"
+                    _unquoted(n["value"])
+                    for n in _NOTE.finditer(item["notes"] or "")
+                    if n["kind"] == "now titled"
                 ]
-                named_new.append(renamed[0] if renamed else item["title"])
+                named_new.append(renamed[0] if renamed else _unquoted(item["title"]))
     assert [title for title, _ in given] == named_new, (note, given, named_new)
     return [entry for k, entry in enumerate(held) if k not in gone] + given
 
@@ -72,9 +82,9 @@ def _find(held: Held, title: str, notes: str, taken: list[int]) -> int:
     for told in _NOTE.finditer(notes):
         if told["kind"] == "the one beginning":
             assert told["cut"] == "…"
-            found = [k for k in found if held[k][1].startswith(told["value"])]
+            found = [k for k in found if held[k][1].startswith(_unquoted(told["value"]))]
         elif told["kind"] == "the one reading":
-            found = [k for k in found if held[k][1] == told["value"]]
+            found = [k for k in found if held[k][1] == _unquoted(told["value"])]
     assert found, (title, notes, held)
     assert len({held[k] for k in found}) == 1, f"the note cannot tell apart {title!r}: {notes!r}"
     return found[0]
