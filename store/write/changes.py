@@ -17,7 +17,7 @@ from typing import Any
 from store import messages as msg
 from store.checks.chat import entry_chars
 from store.disk import safe_io
-from store.disk.atomic import missing_folders, remove_empty_folders, write_atomic
+from store.disk.atomic import missing_folders, remove_empty_folders
 from store.disk.layout import history_dir, is_valid_id
 from store.disk.layout import memory_path as _memory_path
 from store.durable import history, moves, trash
@@ -29,6 +29,7 @@ from store.format.parse import parse_bytes
 from store.format.render import render_edit, render_new
 from store.limits import Limits
 from store.model import Change, Memory, Scope, Version
+from store.write import fixing
 from store.write.rules import (
     check_scope,
     check_size,
@@ -363,19 +364,13 @@ class Changes(Transactions):
                 raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
             return self._write_back(now, wanted, "undo")
 
-    def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
-        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
-        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again.
-
-        A fix that makes the file a memory whose title or text looks like a secret is refused
-        (``LooksSecret``) unless ``allow_secret``: a problem file had no text the store knew.
-        """
-        if not allow_secret:
-            fixed = parse_bytes(data, history.READ_LIMITS)
-            if isinstance(fixed, Document):
-                refuse(secret_refusal(fixed.fields.title, fixed.text, before=None))
-        with self._writing():
-            write_atomic(Path(path), data, root=self.root)
+    def write_fixed(
+        self, path: Path | str, data: bytes, *, seen: bytes | None, allow_secret: bool = False
+    ) -> Memory | None:
+        """See ``store.write.fixing.write_fixed``."""
+        return fixing.write_fixed(
+            self, Path(os.path.abspath(path)), data, seen=seen, allow_secret=allow_secret
+        )
 
     def _write_back(self, now: Current, version: Version, via: str) -> Memory:
         """Write a kept version's title and text back (checked as they were kept, not
