@@ -284,13 +284,13 @@ class ProblemsScreen(SubScreen[list[Entry]]):
         if message.path != self.shown:
             return
         raw = self.query_one("#problem-raw", TextArea)
-        if self.is_dirty:
-            return  # the edits stay; a save compares the file with the bytes they were typed over
         if message.editable and message.text == raw.text and not raw.read_only:
             # Read again after a save: the text is what the person typed, so it stays where it is.
             self._loaded_text, self._seen = message.text, message.data
             self._recheck()
             return
+        if self.is_dirty:
+            return  # the edits stay; a save compares the file with the bytes they were typed over
         self._set_raw(message.text, editable=message.editable, data=message.data)
         if message.editable and message.data is not None:
             self._offer_draft(message.path, message.data)
