@@ -45,7 +45,7 @@ async def test_esc_with_unsaved_edits_asks_first(root: Path, store: MemoryStore)
         assert isinstance(app.screen, ConfirmDialog)
         assert "Discard your unsaved changes to global/0badf11e.md?" in app.screen.question
         await pilot.press("n")  # keep editing
-        assert app.screen is problems and TYPED in raw.text
+        assert pilot.app.screen is problems and TYPED in raw.text
         await pilot.press("escape", "y")  # discard
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
@@ -77,7 +77,7 @@ async def test_ctrl_q_with_unsaved_edits_asks_first(root: Path, store: MemorySto
         assert isinstance(app.screen, ConfirmDialog)
         assert "Quit and discard your unsaved changes to global/0badf11e.md?" in app.screen.question
         await pilot.press("n")
-        assert app.is_running and app.screen is problems and "XYZ" in raw.text
+        assert app.is_running and pilot.app.screen is problems and "XYZ" in raw.text
         await pilot.press("ctrl+q", "y")
         await closed(pilot)
 
