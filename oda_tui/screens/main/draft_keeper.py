@@ -71,6 +71,15 @@ class DraftKeeper:
             forget(self.offered)  # the draft offered back is in the one just kept
         return path
 
+    def keep_discarded(self) -> Path | None:
+        """Keep the editor's edits as a draft before a choice drops them (Reload theirs in the
+        prompt that opened by itself): offered back at the next start. The file written, None
+        when there was nothing to keep; ``OSError`` when it could not be written."""
+        path = self.keep_now()
+        if path is not None and self.offered == path:
+            self.offered = None  # a new draft now: dropping the edits must not remove it
+        return path
+
     # -- settling -------------------------------------------------------------------------
 
     def settled(self, dirty: bool) -> None:
