@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from textual import on
 from textual.widget import Widget
@@ -193,12 +194,12 @@ class DetailPane(TabbedContent):
     def _reload_theirs(self, latest: Memory) -> None:
         """Show the text on disk; the edits it drops are kept as a draft first (the prompt
         opened by itself), or, when that cannot be done, stay in the editor."""
-        from .draft_keeper import DraftKeeper
-
         editor = self.editor
+        # The main screen's ``DraftKeeper`` (named, not imported: it knows this pane).
         drafts = getattr(self.screen, "drafts", None)
+        keep_discarded: Callable[[], Path | None] = getattr(drafts, "keep_discarded", lambda: None)
         try:
-            kept = drafts.keep_discarded() if isinstance(drafts, DraftKeeper) else None
+            kept = keep_discarded()
         except OSError as exc:
             editor.keep_mine(latest)
             self.notify(
