@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import SeverityLevel
 
+    from .screens.problems import ProblemsScreen
     from .session.first_read import FirstRead
 
 
@@ -195,21 +196,35 @@ class OdaApp(App[None]):
         super().exit(*args, **kwargs)
 
     def exit_from_outside(self) -> None:
-        """Quit because the terminal was lost or the process was told to stop: the editor's
-        unsaved draft is kept first, to be offered back at the next start."""
-        try:
-            self.main_screen.drafts.keep_now()
-        except Exception:  # nothing may stop the exit; the draft is lost only if it cannot be written
-            pass
+        """Quit because the terminal was lost or the process was told to stop: the editors'
+        unsaved drafts are kept first, to be offered back at the next start."""
+        self._keep_drafts()
         self.exit()
+
+    def _problems_screen(self) -> ProblemsScreen | None:
+        from .screens.problems import ProblemsScreen as Problems
+
+        return next((s for s in self.screen_stack if isinstance(s, Problems)), None)
+
+    def _keep_drafts(self) -> bool:
+        """Keep every editor's unsaved edits as drafts (the main editor's, the Problems file's);
+        True when one was written. Nothing here may stop an exit."""
+        kept = False
+        try:
+            kept = self.main_screen.drafts.keep_now() is not None
+        except Exception:  # the draft is lost only if it cannot be written
+            pass
+        try:
+            problems = self._problems_screen()
+            kept = (problems is not None and problems.keep_draft() is not None) or kept
+        except Exception:
+            pass
+        return kept
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error ends the app (Textual's way, exit code 1), but the editor's draft is
         kept first and the terminal gets one line saying where the traceback was written."""
-        try:
-            kept = self.main_screen.drafts.keep_now() is not None
-        except Exception:  # the error may be in the very screen: the line still goes out
-            kept = False
+        kept = self._keep_drafts()  # the error may be in the very screen: the line still goes out
         from .own_files.crash_log import crash_line, write_crash_log
 
         log = write_crash_log(error)
@@ -240,8 +255,35 @@ class OdaApp(App[None]):
     def on_unmount(self) -> None:
         self.session.stop()
 
+    def _ask_about_problems_edits(self) -> bool:
+        """With unsaved edits in the Problems screen's file, ask before quitting (True: asked)."""
+        problems = self._problems_screen()
+        if problems is None or not problems.is_dirty:
+            return False
+        from .dialogs.confirm import ConfirmDialog
+
+        if isinstance(self.screen, ConfirmDialog):
+            return True
+
+        def quit_anyway(yes: bool | None) -> None:
+            if yes:
+                problems.drop_edits()
+                self.run_worker(self.action_quit(), group="quit", exclusive=True)
+
+        self.push_screen(
+            ConfirmDialog(
+                f"Quit and discard your unsaved changes to {problems.shown_name}?",
+                yes="Quit without saving",
+                no="Keep editing",
+            ),
+            quit_anyway,
+        )
+        return True
+
     async def action_quit(self) -> None:
-        """Quit; with unsaved edits, ask first."""
+        """Quit; with unsaved edits, ask first (the Problems file's, then the main editor's)."""
+        if self._ask_about_problems_edits():
+            return
         try:
             screen = self.main_screen
         except LookupError:

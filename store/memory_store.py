@@ -146,6 +146,12 @@ class MemoryStore:
         refusal = text_refusal(text, self.limits)
         return None if refusal is None else str(refusal)
 
+    def check_file(self, data: bytes) -> tuple[str, int | None] | None:
+        """What is wrong with a memory file's bytes, in the words the Problems list uses, and
+        the file line it names (if any); None when the bytes are a memory's."""
+        found = parse_bytes(data, self.limits)
+        return None if isinstance(found, Document) else (found.message, found.line)
+
     # --- hygiene: duplicates, similar, secret warnings ---------------------------------------
 
     def duplicates(self) -> list[list[Memory]]:
@@ -458,14 +464,21 @@ class MemoryStore:
         """
         return change_frontmatter(self._changes, scope, memory_id, block, via=via, allow_secret=allow_secret)
 
-    def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
-        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
-        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again.
+    def write_fixed(
+        self, path: Path | str, data: bytes, *, seen: bytes | None, allow_secret: bool = False
+    ) -> Memory | None:
+        """Write a file the person fixed by hand (a problem file, an ignored file or
+        ``settings.yaml``) as given, in one transaction, never through a link; the picture
+        takes it in. ``seen``: the file's bytes as the person's screen showed them (None: no file).
 
-        A fix that makes the file a memory whose title or text looks like a secret is refused
-        (``LooksSecret``) unless ``allow_secret``: a problem file had no text the store knew.
+        Another program's save since then is never replaced: a memory is kept as an
+        ``external`` version first, anything else refuses the fix (``CouldNotChange``). A fix
+        that makes the file a memory is kept as a ``settings`` version, and is refused like any
+        change over the chat's limit, and when its title or text looks like a secret
+        (``LooksSecret``) unless ``allow_secret``. Returns the memory the file is now (None
+        while it is not one). Once the file is in place the fix is never reported as refused.
         """
-        return self._changes.write_fixed(path, data, allow_secret=allow_secret)
+        return self._changes.write_fixed(path, data, seen=seen, allow_secret=allow_secret)
 
     def keep_outside_edit(self, scope: Scope, memory_id: str) -> bool:
         """Keep a memory's text as another program left it, as an ``external`` version, when

@@ -46,6 +46,10 @@ NOT_DELETED = 'no deleted memory with the id "{id}" is waiting to be restored'
 ID_IN_USE = 'a memory with the id "{id}" exists again'
 SAME_SCOPE = "the memory is already there"
 CHANGED_SINCE_READ = "it was changed since it was read; read it again and make the change over what it is now"
+SAVED_BY_ANOTHER = (
+    "another program saved this file since it was shown here, and its text cannot be kept as a "
+    "version (it is not a memory), so it was not replaced"
+)
 
 # Ignored entries: why something in the store is not treated as a memory.
 IGNORED_BAD_NAME = "The file name is not a memory id (eight characters 0-9 and a-f) with .md."

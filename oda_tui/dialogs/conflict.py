@@ -40,6 +40,8 @@ class ConflictDialog(Dialog[Choice]):
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.CONFLICT)
     HELP_PLACES = (Place.CONFLICT,)
+    #: It opens by itself while the person may be typing: no letter reloads theirs.
+    DISCARDING = frozenset({"conflict.theirs"})
 
     def __init__(
         self, title: str, *, theirs: tuple[str, str] | None = None, mine: tuple[str, str] | None = None
@@ -61,8 +63,8 @@ class ConflictDialog(Dialog[Choice]):
                 classes="dialog-question",
             )
             yield Static(
-                "Reload theirs drops your edits. Keep mine leaves your edits on screen; "
-                "when you save, their text is kept as a version, so nothing is lost.",
+                "Reload theirs keeps your edits as a draft, then shows their text. Keep mine leaves "
+                "your edits on screen; when you save, their text is kept as a version, so nothing is lost.",
                 markup=False,
                 classes="dialog-detail",
             )

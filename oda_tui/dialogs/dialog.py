@@ -4,6 +4,10 @@ and on its buttons, and help for them (``?`` / F1).
 A key and a click, or two clicks, can both reach a dialog before it is gone (a busy app handles
 them one after the other); the second answer must not run the caller's callback again or close
 the screen under the dialog.
+
+A dialog that can open by itself while the person types (the conflict prompt) names the choices
+that discard text in ``DISCARDING``: no printable key answers them, whatever the keymap says,
+so the next letter typed is never taken for one.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import ClassVar, TypeVar
 from rich.text import Text
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
+from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Button
 from textual.widgets.button import ButtonVariant
@@ -24,22 +29,44 @@ from ..keys.bindings import apply_person_keys, bindings, current_keys, person_ke
 ResultType = TypeVar("ResultType")
 
 
+def is_typed(key: str) -> bool:
+    """True for a key that types a character into a text field (``r``, ``!``, space)."""
+    character = key_to_character(key)
+    return character is not None and character.isprintable()
+
+
 class Dialog(ModalScreen[ResultType]):
     """A modal question whose first answer is the only one, with the person's keys."""
 
     BINDINGS = bindings(Place.EVERY_DIALOG)
     #: The registry's places whose keys this dialog takes, its own first: its help lists them.
     HELP_PLACES: ClassVar[tuple[Place, ...]] = ()
+    #: The binding ids of choices that discard text, which no printable key may answer.
+    DISCARDING: ClassVar[frozenset[str]] = frozenset()
 
     _answered = False
 
     def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name, id, classes)
         apply_person_keys(self)
+        self._unbind_typed_discards()
+
+    def _unbind_typed_discards(self) -> None:
+        """No printable key answers a choice in ``DISCARDING`` (a keymap may have put one there)."""
+        key_map = self._bindings.key_to_bindings
+        for key in list(key_map):
+            if is_typed(key):
+                kept = [b for b in key_map[key] if b.id not in self.DISCARDING]
+                if kept:
+                    key_map[key] = kept
+                else:
+                    del key_map[key]
 
     def key_of(self, action_id: str) -> str:
         """The first key that runs the registry's action here, as a person reads it (``y``)."""
         keys = current_keys(BY_ID[action_id], person_keymap(self.app))
+        if action_id in self.DISCARDING:
+            keys = [key for key in keys if not is_typed(key)]
         return self.app.get_key_display(Binding(keys[0], "")) if keys else ""
 
     def button(self, label: str, action_id: str, *, id: str, variant: ButtonVariant = "default") -> Button:

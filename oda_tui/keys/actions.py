@@ -167,7 +167,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("dialog.no", "cancel", "No", "n", Place.DIALOG),
     Action("dialog.cancel", "cancel", "Cancel", "escape", Place.DIALOG),
     Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT),
-    Action("conflict.theirs", "choose('theirs')", "Reload theirs", "r", Place.CONFLICT),
+    # Never a printable key: the prompt opens by itself while the person types (``Dialog.DISCARDING``).
+    Action("conflict.theirs", "choose('theirs')", "Reload theirs", "ctrl+r", Place.CONFLICT),
     Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
     Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),
     Action("palette.help", "help", "Help", "f1", Place.PALETTE),

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
+from store import messages as msg
 from store.disk import safe_io
 from store.disk.atomic import missing_folders, remove_empty_folders, write_temp_at
 from store.disk.safe_io import fsync_quietly, read_at, unlink_quietly
@@ -76,13 +77,16 @@ def commit(
     data: bytes,
     *,
     seen: bytes | None,
-    hdir: Path,
+    hdir: Path | None,
     version: NewVersion | None,
     limits: Limits,
 ) -> None:
     """Put ``data`` in place of ``path``, whose bytes the caller read as ``seen`` (None: the
-    file must not exist yet), with ``version`` kept first. Refused means not applied."""
-    made = missing_folders(root, hdir / history.VERSIONS) if version is not None else []
+    file must not exist yet), with ``version`` kept first. Refused means not applied.
+
+    ``hdir`` None: a file with no history (not a memory's): another program's save found in
+    its place is put back and the change refused, as nothing could keep it."""
+    made = missing_folders(root, hdir / history.VERSIONS) if version is not None and hdir is not None else []
     with safe_io.folder(root, path.parent, create=True) as set_fd:
         change = _Commit(root, path, data, hdir, limits, set_fd)
         try:
@@ -105,7 +109,7 @@ class _Commit:
     root: Path
     path: Path
     data: bytes
-    hdir: Path
+    hdir: Path | None  # None: no history, so another program's save is never replaced
     limits: Limits
     set_fd: int
     #: The version this commit wrote into history (None: none yet, or none to write).
@@ -131,6 +135,7 @@ class _Commit:
 
     def write_version(self, version: NewVersion) -> None:
         """Step 2: the new version in history, before the memory file is touched."""
+        assert self.hdir is not None, "a version needs a history folder"
         self.written = history.write_new_version(self.root, self.hdir, version)
 
     def swap_in(self, seen: bytes | None) -> None:
@@ -163,6 +168,8 @@ class _Commit:
         if replaced is None:  # a folder, a pipe or a link was put there: leave it be
             self._put_back_and_refuse(CouldNotChange(f"{self.name} is no longer a regular file"))
         if replaced != seen:
+            if self.hdir is None:
+                self._put_back_and_refuse(CouldNotChange(msg.SAVED_BY_ANOTHER))
             theirs = parse_bytes(replaced, self.limits)
             if isinstance(theirs, FileProblem):  # put theirs back and refuse
                 self._put_back_and_refuse(_problem(theirs))
@@ -183,6 +190,8 @@ class _Commit:
     def _replace(self, seen: bytes, now: bytes) -> None:
         """Without a kernel swap: look again right before a plain rename."""
         if now != seen:
+            if self.hdir is None:
+                raise CouldNotChange(msg.SAVED_BY_ANOTHER)
             theirs = parse_bytes(now, self.limits)
             if isinstance(theirs, FileProblem):
                 raise _problem(theirs)
@@ -190,6 +199,7 @@ class _Commit:
         os.replace(self.staged, self.name, src_dir_fd=self.set_fd, dst_dir_fd=self.set_fd)
 
     def _keep_external(self, theirs: Document) -> None:
+        assert self.hdir is not None
         newest = self.written or _version_of(self.root, self.hdir, self.data, self.limits)
         keep_external(self.root, self.hdir, theirs, newest)
 
@@ -197,7 +207,7 @@ class _Commit:
         """Undo the steps taken, newest first; ``made``: the history folders the commit made."""
         if self.swapped and not self._put_back():
             return  # what was replaced stays at the ``.new`` name, for ``recover``
-        if self.written is not None:
+        if self.written is not None and self.hdir is not None:
             history.remove_version(self.root, self.hdir, self.written.name)
         unlink_quietly(self.staged, self.set_fd)
         remove_empty_folders(self.root, made)
@@ -208,7 +218,7 @@ class _Commit:
         # drops it (``store.leftovers``).
         unlink_quietly(self.staged, self.set_fd)
         fsync_quietly(self.set_fd)
-        if self.written is not None:
+        if self.written is not None and self.hdir is not None:
             history.trim(self.root, self.hdir, self.limits.versions_kept)
 
 

@@ -18,7 +18,7 @@ from store import messages as msg
 from store.checks.chat import entry_chars
 from store.checks.fingerprint import fingerprint
 from store.disk import safe_io
-from store.disk.atomic import missing_folders, remove_empty_folders, write_atomic
+from store.disk.atomic import missing_folders, remove_empty_folders
 from store.disk.layout import history_dir, is_valid_id
 from store.disk.layout import memory_path as _memory_path
 from store.durable import commit, history, moves, trash
@@ -38,6 +38,7 @@ from store.format.render import render_edit, render_new
 from store.limits import Limits
 from store.model import Change, Memory, Problem, Scope, Version
 from store.read.scan import item_for
+from store.write import fixing
 from store.write.rules import (
     check_scope,
     check_size,
@@ -447,19 +448,23 @@ class Changes(Transactions):
                 raise CouldNotChange(msg.BEFORE_CHAT_IS_CURRENT)
             return self._write_back(now, wanted, "undo")
 
-    def write_fixed(self, path: Path | str, data: bytes, *, allow_secret: bool = False) -> None:
-        """Write a file the person fixed by hand (a problem file or ``settings.yaml``) as given,
-        under the store-wide lock, atomically, never through a link; ``refresh`` reads it again.
+    def write_fixed(
+        self, path: Path | str, data: bytes, *, seen: bytes | None, allow_secret: bool = False
+    ) -> Memory | None:
+        """Write a file the person fixed by hand (a problem file, an ignored file or
+        ``settings.yaml``) as given, in one transaction, never through a link; the picture
+        takes it in. ``seen``: the file's bytes as the person's screen showed them (None: no file).
 
-        A fix that makes the file a memory whose title or text looks like a secret is refused
-        (``LooksSecret``) unless ``allow_secret``: a problem file had no text the store knew.
+        Another program's save since then is never replaced: a memory is kept as an
+        ``external`` version first, anything else refuses the fix (``CouldNotChange``). A fix
+        that makes the file a memory is kept as a ``settings`` version, and is refused like any
+        change over the chat's limit, and when its title or text looks like a secret
+        (``LooksSecret``) unless ``allow_secret``. Returns the memory the file is now (None
+        while it is not one). Once the file is in place the fix is never reported as refused.
         """
-        if not allow_secret:
-            fixed = parse_bytes(data, history.READ_LIMITS)
-            if isinstance(fixed, Document):
-                refuse(secret_refusal(fixed.fields.title, fixed.text, before=None))
-        with self._writing():
-            write_atomic(Path(path), data, root=self.root)
+        return fixing.write_fixed(
+            self, Path(os.path.abspath(path)), data, seen=seen, allow_secret=allow_secret
+        )
 
     def _write_back(self, now: Current, version: Version, via: str) -> Memory:
         """Write a kept version's title and text back (checked as they were kept, not

@@ -64,7 +64,7 @@ async def test_conflict_reload_theirs(root: Path, two: TwoMemories) -> None:
         struck = word_diff("Reply in THEIR points.", "Reply in short bullet points. Mine.")
         assert [struck.plain[sp.start : sp.end] for sp in struck.spans] == ["THEIR", "short bullet", " Mine."]
         assert [str(sp.style) for sp in struck.spans] == [REMOVED, ADDED, ADDED]
-        await pilot.press("r")
+        await pilot.press("ctrl+r")
         await settle(pilot)
         assert screen.editor.text_area.text == "Reply in THEIR points."
         assert not screen.editor.is_dirty
@@ -186,7 +186,7 @@ async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
         await pilot.press(*" mine")
         edit_outside(path, "title: Reply tongue", "title: Reply theirs")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
-        await pilot.press("r")
+        await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: "title: Reply theirs" in area.text, "their block")
         assert "mine" not in area.text and not editor.is_dirty
 

@@ -65,8 +65,13 @@ async def test_yaml_error_line_is_marked(root: Path, store: MemoryStore) -> None
         problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
         assert f"(line {problem.line})" in static_text(problems.query_one("#problem-head"))
         raw = problems.query_one("#problem-raw", TextArea)
-        assert raw.selection.start[0] == problem.line - 1
-        assert raw.selected_text.strip() == raw.document.get_line(problem.line - 1).strip()
+        # The cursor is on the line, nothing selected: the first key typed adds to it.
+        line = raw.document.get_line(problem.line - 1)
+        assert raw.cursor_location == (problem.line - 1, 0) and raw.selected_text == ""
+        await pilot.press("tab")
+        assert raw.has_focus and raw.selected_text == ""
+        await pilot.press("Z")
+        assert raw.document.get_line(problem.line - 1) == "Z" + line
 
 
 async def test_open_a_problem_file_in_editor(

@@ -18,9 +18,8 @@ def test_a_fixed_problem_file_is_written_and_read_again(tmp_path: Path) -> None:
     store.refresh()
     assert [p.path for p in store.problems()] == [path]
     fixed = b"---\ntitle: Fixed\nenabled: true\nsource: user\n---\n\nNow it reads.\n"
-    store.write_fixed(path, fixed)
+    store.write_fixed(path, fixed, seen=b"no frontmatter\n")
     assert path.read_bytes() == fixed
-    store.refresh([path])
     assert store.problems() == [] and store.get(GLOBAL, "0badf11e").text == "Now it reads."
 
 
@@ -31,7 +30,7 @@ def test_it_waits_for_the_store_wide_lock(root: Path, store: MemoryStore) -> Non
     done = threading.Event()
 
     def fix() -> None:
-        store.write_fixed(path, b"fixed\n")
+        store.write_fixed(path, b"fixed\n", seen=b"no frontmatter\n")
         done.set()
 
     worker = threading.Thread(target=fix)
@@ -51,7 +50,7 @@ def test_it_never_writes_through_a_link_out_of_the_root(tmp_path: Path) -> None:
     root.mkdir(exist_ok=True)
     (root / "global").symlink_to(outside)
     with pytest.raises(CouldNotChange):
-        store.write_fixed(root / "global" / "0badf11e.md", b"fixed\n")
+        store.write_fixed(root / "global" / "0badf11e.md", b"fixed\n", seen=None)
     assert list(outside.iterdir()) == []
 
 
@@ -60,9 +59,9 @@ def test_a_fix_with_secret_looking_text_is_refused_unless_allowed(tmp_path: Path
     path = write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")
     fixed = b"---\ntitle: Wifi\nenabled: true\nsource: user\n---\n\npassword: Hunter2-office!\n"
     with pytest.raises(LooksSecret) as info:
-        store.write_fixed(path, fixed)
+        store.write_fixed(path, fixed, seen=b"no frontmatter\n")
     assert info.value.kinds == ("password",)
     assert path.read_bytes() == b"no frontmatter\n"
-    store.write_fixed(path, fixed, allow_secret=True)
+    store.write_fixed(path, fixed, seen=b"no frontmatter\n", allow_secret=True)
     assert path.read_bytes() == fixed
-    store.write_fixed(store.root / "settings.yaml", b"versions_kept: 5\n")  # not a memory: no scan
+    store.write_fixed(store.root / "settings.yaml", b"versions_kept: 5\n", seen=None)  # not a memory: no scan

@@ -28,6 +28,8 @@ from store.format.render import render_new
 
 A, B, D, W = "a0000001", "a0000002", "a0000003", "a0000004"
 PROBLEM = "b0000001"
+#: The problem file's bytes, as the Problems screen shows them.
+BROKEN = b"---\ntitle: [unclosed\n---\n\nbroken\n"
 START = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 #: The moment every harnessed change runs at (after everything the tree was built with).
 LATER = START + timedelta(days=1)
@@ -89,7 +91,7 @@ def build(root: Path) -> None:
     _named(s, None, D, "Delta", "deleted text")
     s.delete(None, D)
     _named(s, "ws", W, "Whiskey", "in a workspace")
-    (root / "global" / f"{PROBLEM}.md").write_bytes(b"---\ntitle: [unclosed\n---\n\nbroken\n")
+    (root / "global" / f"{PROBLEM}.md").write_bytes(BROKEN)
 
 
 def _memory_bytes(title: str, text: str) -> bytes:
@@ -182,7 +184,7 @@ def _write_index(s: MemoryStore) -> None:
 
 
 def _fixed(s: MemoryStore) -> None:
-    s.write_fixed(s.memory_path(None, PROBLEM), _memory_bytes("Fixed", "fixed by hand"))
+    s.write_fixed(s.memory_path(None, PROBLEM), _memory_bytes("Fixed", "fixed by hand"), seen=BROKEN)
 
 
 #: A's first version: created at the clock's first tick (the clean run fails if it is not).

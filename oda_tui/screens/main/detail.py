@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from textual import on
 from textual.widget import Widget
@@ -177,8 +178,7 @@ class DetailPane(TabbedContent):
             if latest is None:
                 self._reconcile(snapshot)
             elif choice == "theirs":
-                editor.load(latest)
-                self.notify("Reloaded the version on disk.", markup=False)
+                self._reload_theirs(latest)
             else:
                 editor.keep_mine(latest)
                 self.notify(
@@ -189,6 +189,48 @@ class DetailPane(TabbedContent):
         mine = (self.editor.outgoing_title, self.editor.outgoing_text)
         self.app.push_screen(
             ConflictDialog(theirs.title, theirs=(theirs.title, theirs.text), mine=mine), resolved
+        )
+
+    def _reload_theirs(self, latest: Memory) -> None:
+        """Show the text on disk; the edits it drops are kept as a draft first (the prompt
+        opened by itself), or, when that cannot be done, stay in the editor."""
+        editor = self.editor
+        # The main screen's ``DraftKeeper`` (named, not imported: it knows this pane).
+        drafts = getattr(self.screen, "drafts", None)
+        keep_discarded: Callable[[], Path | None] = getattr(drafts, "keep_discarded", lambda: None)
+        try:
+            kept = keep_discarded()
+        except OSError as exc:
+            editor.keep_mine(latest)
+            self.notify(
+                f"Your edits could not be kept as a draft ({clean_line(exc.strerror or str(exc))}), "
+                "so they stay in the editor. When you save, the text on disk is kept as a version.",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+            return
+        if (
+            kept is None
+            and editor.is_dirty
+            and editor.draft.differs(editor.title_input.value, editor.switch.value, editor.text_area.text)
+        ):
+            editor.keep_mine(latest)  # too large for a draft: nothing is dropped unkept
+            self.notify(
+                "Your edits are too large to keep as a draft, so they stay in the editor.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        editor.load(latest)
+        if kept is None:
+            self.notify("Reloaded the version on disk.", markup=False)
+            return
+        self.notify(
+            "Reloaded the version on disk. Your edits were kept as a draft: they come back in the "
+            "editor the next time the app starts.",
+            markup=False,
+            timeout=10,
         )
 
     def show_preview(self, scope: Scope, preview: ChatMemory | None, shown_scope: Scope) -> None:

@@ -18,11 +18,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
+
 from store import scope_label
 
 from ...keys.actions import ACTIONS
 from ...keys.bindings import current_keys, person_keymap
 from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
+from ...own_files.file_drafts import kept_file_drafts
 from ...text.safe import clean_line
 
 if TYPE_CHECKING:
@@ -68,6 +71,15 @@ class DraftKeeper:
             forget(self.offered)  # the draft offered back is in the one just kept
         return path
 
+    def keep_discarded(self) -> Path | None:
+        """Keep the editor's edits as a draft before a choice drops them (Reload theirs in the
+        prompt that opened by itself): offered back at the next start. The file written, None
+        when there was nothing to keep; ``OSError`` when it could not be written."""
+        path = self.keep_now()
+        if path is not None and self.offered == path:
+            self.offered = None  # a new draft now: dropping the edits must not remove it
+        return path
+
     # -- settling -------------------------------------------------------------------------
 
     def settled(self, dirty: bool) -> None:
@@ -96,6 +108,7 @@ class DraftKeeper:
             return
         self._offered_once = True
         screen = self._screen
+        self._point_to_file_drafts()
         found = kept_drafts(screen.session.root, self.folder)
         for path, why in found.set_aside:
             screen.notify(
@@ -117,6 +130,27 @@ class DraftKeeper:
             more = "1 more draft waits" if others == 1 else f"{others} more drafts wait"
             message += f" {more}: one comes back each time the app starts."
         screen.notify(message, severity="warning", markup=False, timeout=15)
+
+    def _point_to_file_drafts(self) -> None:
+        """Say where the Problems screen's kept edits wait: they come back when their file is shown."""
+        screen = self._screen
+        kept = kept_file_drafts(screen.session.root)
+        if not kept:
+            return
+        names = ", ".join(clean_line(d.file) for d in kept[:3]) + (", …" if len(kept) > 3 else "")
+        screen.notify(
+            f"Your unsaved edits to {names} in Problems were kept when the app was closed. "
+            f"Press {self._shown_key('view.problems')} and choose the file to get them back.",
+            severity="warning",
+            markup=False,
+            timeout=15,
+        )
+
+    def _shown_key(self, action_id: str) -> str:
+        """The key that runs ``action_id`` now, as the footer shows it (``!``)."""
+        [action] = [a for a in ACTIONS if a.id == action_id]
+        first = current_keys(action, person_keymap(self._screen.app))[0]
+        return self._screen.app.get_key_display(Binding(first, ""))
 
     def _key(self, action_id: str) -> str:
         """The key that runs ``action_id`` now, in words (``Ctrl+S``): the keymap may move it."""
