@@ -17,7 +17,7 @@ from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..own_files.review_marks import mark_reviewed, pending_review
-from ..text.diffing import word_diff
+from ..text.diffing import diff_legend, word_diff
 from ..text.format import full_moment
 from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
@@ -133,7 +133,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
         else:
             if item.before_title != item.after_title:
                 head.append(f"Title: {clean_line(item.before_title)} → {clean_line(item.after_title)}")
-            head.append("What the agent changed (red went, green came):")
+            head.append(f"What the agent changed ({diff_legend('went', 'came')}):")
             diff = word_diff(item.before_text, item.after_text)
         self.query_one("#review-head", Static).update(app_words("\n".join(head)))
         self.query_one("#review-diff", Static).update(diff)
