@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.events import DescendantFocus
+from textual.geometry import Region
 from textual.reactive import var
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
@@ -276,7 +279,11 @@ class MemoryEditor(Vertical):
             text_area.cursor_location = location
             text_area.scroll_to(scroll.x, scroll.y, animate=False, immediate=True)
         else:
+            # The cursor at the end, ready to add to the title, but its start in view: a long
+            # title is read from its beginning until the cursor moves.
             title_input.cursor_position = len(title)
+            # (after the refresh: the cursor's own scroll into view is made then)
+            title_input.call_after_refresh(title_input.scroll_to, 0, 0, animate=False, immediate=True)
             text_area.cursor_location = (0, 0)
 
     # -- display -------------------------------------------------------------------------
@@ -334,6 +341,14 @@ class MemoryEditor(Vertical):
     def _block_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self._note_dirty()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if event.widget is self.title_input:
+            # The start of a long title was in view while the field was not used: in it, the
+            # cursor is (where typing goes).
+            field = self.title_input
+            cursor = cell_len(field.value[: field.cursor_position])
+            field.scroll_to_region(Region(cursor, 0, 1, 1), force=True, animate=False, immediate=True)
 
     @on(Input.Submitted, "#title")
     def _title_submitted(self, event: Input.Submitted) -> None:
