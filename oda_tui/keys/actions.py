@@ -169,6 +169,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("quit.save", "save_and_quit", "Save and quit", "s", Place.QUIT),
     Action("conflict.theirs", "choose('theirs')", "Reload theirs", "r", Place.CONFLICT),
     Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
+    Action("picker.pick", "pick", "Pick", "enter", Place.PICKER, priority=True),
     Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),
     Action("palette.help", "help", "Help", "f1", Place.PALETTE),
 )  # fmt: skip

@@ -106,6 +106,20 @@ class ReviewScreen(SubScreen[ReviewRead]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.items):
             self._show(self.items[event.option_index])
+        self.highlighted = event.option_index
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Each key is offered where it works: nothing to act on in an empty list; a memory the
+        # chat deleted is accepted or restored (e), not turned off or deleted; one that is off
+        # already is not turned off.
+        if action not in ("accept", "edit", "turn_off", "delete"):
+            return True
+        item = self._selected() if self.is_mounted else None
+        if item is None:
+            return False
+        if action == "turn_off":
+            return item.memory.enabled and not item.deleted_by_agent
+        return action != "delete" or not item.deleted_by_agent
 
     @on(OptionList.OptionSelected, "#review-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
