@@ -65,9 +65,12 @@ class OdaApp(App[None]):
         *,
         watch: bool = True,
         first_read: FirstRead | None = None,
+        root_named: bool = False,
     ) -> None:
         super().__init__()
-        self.session = StoreSession(self, Path(root), workspace, watch=watch, first_read=first_read)
+        self.session = StoreSession(
+            self, Path(root), workspace, watch=watch, first_read=first_read, root_named=root_named
+        )
         self.start_workspace = workspace
         #: Set when an unexpected error ended the app: the one line the person reads.
         self.crash_line: str | None = None

@@ -51,6 +51,7 @@ from store.model import (
     Problem,
     ReviewItem,
     Scope,
+    UnreadableFolder,
     Version,
     scope_label,
 )
@@ -89,6 +90,7 @@ __all__ = [
     "TooLong",
     "UnknownMemory",
     "Unsafe",
+    "UnreadableFolder",
     "Version",
     "WORKSPACES_DIR",
     "change_note",

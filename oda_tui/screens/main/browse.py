@@ -6,6 +6,8 @@ What it shows follows three reactives, the ``snapshot``, the selected ``scope`` 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -132,17 +134,8 @@ class BrowsePane(Horizontal):
         if not visible:
             if self.filter_words:
                 empty.update("No memory matches the filter. Press Escape to clear it.")
-            elif (
-                self.snapshot is not None
-                and not any(self.snapshot.memories.values())
-                and not self.snapshot.problems
-            ):
-                empty.update(
-                    "There are no memories yet. Press n to add the first one: "
-                    "give it a title and a text, then press Ctrl+S to save."
-                )
             elif self.snapshot is not None:
-                empty.update(app_words(empty_scope_hint(self.snapshot, self.scope)))
+                empty.update(app_words(self._empty_hint(self.snapshot)))
         self.query_one("#list-pane").set_class(not visible, "-empty")
 
     def show_error(self, text: str) -> None:
@@ -162,6 +155,12 @@ class BrowsePane(Horizontal):
         if self.snapshot is None:
             return
         parts: list[str] = []
+        unreadable = self.snapshot.unreadable
+        if len(unreadable) == 1:
+            [shut] = unreadable
+            parts.append(f"{self._shown_folder(shut.path)} could not be read: {shut.error} (press !)")
+        elif unreadable:
+            parts.append(f"{len(unreadable)} folders could not be read (press !)")
         problems = len(self.snapshot.problems)
         if problems:
             parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
@@ -222,7 +221,10 @@ class BrowsePane(Horizontal):
             return None
         if self.snapshot.memories.get(self.scope):
             return "No memory matches the filter."
-        return app_words(empty_scope_hint(self.snapshot, self.scope))
+        return app_words(self._empty_hint(self.snapshot))
+
+    def _empty_hint(self, snapshot: Snapshot) -> str:
+        return empty_scope_hint(snapshot, self.scope, root_named=session_of(self).root_named)
 
     def show_filter(self) -> None:
         """Show the filter and type into it."""
@@ -247,6 +249,14 @@ class BrowsePane(Horizontal):
     def _filter_left(self, event: Input.Submitted | FilterInput.ToList) -> None:
         event.stop()
         self.table.focus()
+
+    def _shown_folder(self, folder: Path) -> str:
+        """A folder of the store as the title bar names it: from the root (``global/``)."""
+        assert self.snapshot is not None
+        try:
+            return clean_line(f"{folder.relative_to(self.snapshot.root)}/")
+        except ValueError:
+            return clean_line(str(folder))
 
     def root_changed(self, root: str) -> None:
         """The root shown first in the summary."""
