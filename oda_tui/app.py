@@ -9,6 +9,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.content import Content
+from textual.widgets import Header, Static
 
 from .config.keymap import load_keymap
 from .config.theming import SavedTheme, load_themes, save_theme, saved_theme
@@ -25,7 +26,7 @@ from .text.glyphs import app_words, ascii_key, ascii_only
 from .text.safe import clean_line
 from .widgets.ascii_drawing import draw_ascii
 from .widgets.editor.messages import DirtyChanged
-from .widgets.title_bar import title_line
+from .widgets.title_bar import summary_line, title_line
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -110,6 +111,9 @@ class OdaApp(App[None]):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header's line, fitted to the width (see ``widgets.title_bar``)."""
+        summary = next((s.summary for s in self.screen_stack if isinstance(s, MainScreen)), None)
+        if summary is not None and summary.line == sub_title:
+            return summary_line(app_words(title), summary, self.size.width)
         return title_line(app_words(title), app_words(sub_title), self.size.width)
 
     def notify(
@@ -139,6 +143,13 @@ class OdaApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.
         self.set_class(event.size.width < TINY_WIDTH, "-tiny")
+        # The header's line is fitted to the width (``format_title``), so fitted again once the
+        # new size is the app's: Textual makes it only when a title changes.
+        self.call_after_refresh(self._fit_headers)
+
+    def _fit_headers(self) -> None:
+        for header in self.screen.query(Header):
+            header.query_one("HeaderTitle", Static).update(header.format_title())
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)

@@ -35,6 +35,7 @@ from ...widgets.editor.messages import DirtyChanged
 from ...widgets.key_footer import KeyFooter
 from ...widgets.memory_table import MemoryTable
 from ...widgets.scope_list import ScopeList
+from ...widgets.title_bar import Summary
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
@@ -74,6 +75,8 @@ class MainScreen(Screen[None]):
         self._waiting: StorePicture | None = None
         self._waiting_preview: PreviewState | None = None
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
+        #: The store's one-line summary (the ``sub_title``), with its short form for the header.
+        self.summary: Summary | None = None
 
     @property
     def session(self) -> StoreSession:
@@ -189,7 +192,8 @@ class MainScreen(Screen[None]):
 
     @on(BrowsePane.SummaryChanged)
     def _summary_changed(self, message: BrowsePane.SummaryChanged) -> None:
-        self.sub_title = message.summary
+        self.summary = message.summary
+        self.sub_title = message.summary.line
 
     def on_created(self, outcome: Created) -> None:
         if outcome.scope == self.scope:
