@@ -24,6 +24,7 @@ from ...keys.actions import ACTIONS
 from ...keys.bindings import current_keys, person_keymap
 from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ...text.safe import clean_line
+from ...text.words import CREATES_AGAIN
 
 if TYPE_CHECKING:
     from ...session.session import StorePicture
@@ -129,7 +130,8 @@ class DraftKeeper:
         screen = self._screen
         editor = screen.editor
         title = clean_line(draft.title) or "New memory"
-        keys = f"{self._key('editor.save')} saves them, {self._key('editor.revert')} drops them."
+        save, revert = self._key("editor.save"), self._key("editor.revert")
+        keys = f"{save} saves them, {revert} drops them."
         current = snapshot.find(draft.scope, draft.memory_id) if draft.memory_id else None
         if current is not None:
             screen.browse.reveal(draft.scope, current.id)
@@ -149,12 +151,12 @@ class DraftKeeper:
         if draft.memory_id is None:
             return (
                 f"Your new memory “{title}” in {scope_label(draft.scope)} was not saved when the app "
-                f"was closed. It is back in the editor: {keys}"
+                f"was closed. It is back in the editor: {save} saves it, {revert} drops it."
             )
         if current is None:
             return (
                 f"Your unsaved edits to “{title}” were kept when the app was closed, but the memory "
-                f"was deleted on disk since. They are back in the editor; saving them creates it again."
+                f"was deleted on disk since. They are back in the editor; saving them {CREATES_AGAIN}"
             )
         if draft.changed_since(current):
             if (current.title, current.text) != (editor.outgoing_title, editor.outgoing_text):
