@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 
 from store import scope_label
 
-from ...keys.actions import ACTIONS
-from ...keys.bindings import current_keys, person_keymap
+from ...keys.bindings import spoken_key
 from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ...text.safe import clean_line
 from ...text.words import CREATES_AGAIN
@@ -119,18 +118,12 @@ class DraftKeeper:
             message += f" {more}: one comes back each time the app starts."
         screen.notify(message, severity="warning", markup=False, timeout=15)
 
-    def _key(self, action_id: str) -> str:
-        """The key that runs ``action_id`` now, in words (``Ctrl+S``): the keymap may move it."""
-        [action] = [a for a in ACTIONS if a.id == action_id]
-        first = current_keys(action, person_keymap(self._screen.app))[0]
-        return "+".join(part.capitalize() if len(part) > 1 else part.upper() for part in first.split("+"))
-
     def _restore(self, draft: KeptDraft, snapshot: Snapshot) -> str | None:
         """Open the draft in the editor; what to tell the person (None: nothing to restore)."""
         screen = self._screen
         editor = screen.editor
         title = clean_line(draft.title) or "New memory"
-        save, revert = self._key("editor.save"), self._key("editor.revert")
+        save, revert = spoken_key(screen.app, "editor.save"), spoken_key(screen.app, "editor.revert")
         keys = f"{save} saves them, {revert} drops them."
         current = snapshot.find(draft.scope, draft.memory_id) if draft.memory_id else None
         if current is not None:

@@ -24,7 +24,7 @@ from textual.widgets import Header, Input
 from store import Memory, Scope
 
 from ...keys.actions import MAIN_HELP, Place
-from ...keys.bindings import apply_person_keys, bindings
+from ...keys.bindings import apply_person_keys, bindings, spoken_key
 from ...session.access import session_of
 from ...session.outcomes import Created, Deleted, Done, Operation, Refused
 from ...session.session import PreviewState, StorePicture, StoreSession
@@ -360,10 +360,16 @@ class MainScreen(Screen[None]):
             self.notify("There are no unsaved changes.", markup=False)
 
     def action_revert(self) -> None:
-        """Drop the unsaved edits."""
-        if self.editor.is_dirty:
-            self.editor.revert()
-            self.notify("Your edits were dropped.", markup=False)
+        """Drop the unsaved edits; pressed again before anything is typed, bring them back."""
+        editor = self.editor
+        if editor.is_dirty:
+            editor.revert()
+            again = spoken_key(self.app, "editor.revert")
+            self.notify(f"Your edits were dropped. {again} again brings them back.", markup=False)
+        elif editor.can_bring_back:
+            editor.bring_back()
+            self.notify("Your edits are back.", markup=False)
+        self.refresh_bindings()
 
     def action_back(self) -> None:
         """Leave the editor or the filter for the memory list."""
