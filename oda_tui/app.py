@@ -22,6 +22,7 @@ from .session.message_log import MessageLog
 from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
+from .text.cell_widths import measure_modifiers_as_drawn
 from .text.glyphs import app_words, ascii_key, ascii_only
 from .text.safe import clean_line
 from .widgets.ascii_drawing import draw_ascii
@@ -78,6 +79,7 @@ class OdaApp(App[None]):
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
         draw_ascii(ascii_only())
+        measure_modifiers_as_drawn()  # before anything is measured
         # Before any screen is made: each applies the keymap to its own bindings (apply_person_keys).
         loaded = load_keymap()
         self.person_keymap: dict[str, str] = {}
