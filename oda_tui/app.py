@@ -9,6 +9,7 @@ from textual import events
 from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.content import Content
+from textual.widgets import Header, Static
 
 from .config.keymap import load_keymap
 from .config.theming import SavedTheme, load_themes, save_theme, saved_theme
@@ -21,11 +22,12 @@ from .session.message_log import MessageLog
 from .session.outcomes import Created, FrontmatterSaved, Saved
 from .session.session import StoreSession
 from .session.watcher import DiskWatcher, FilesChanged
+from .text.cell_widths import measure_modifiers_as_drawn
 from .text.glyphs import app_words, ascii_key, ascii_only
 from .text.safe import clean_line
 from .widgets.ascii_drawing import draw_ascii
 from .widgets.editor.messages import DirtyChanged
-from .widgets.title_bar import title_line
+from .widgets.title_bar import summary_line, title_line
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -66,15 +68,19 @@ class OdaApp(App[None]):
         *,
         watch: bool = True,
         first_read: FirstRead | None = None,
+        root_named: bool = False,
     ) -> None:
         super().__init__()
-        self.session = StoreSession(self, Path(root), workspace, watch=watch, first_read=first_read)
+        self.session = StoreSession(
+            self, Path(root), workspace, watch=watch, first_read=first_read, root_named=root_named
+        )
         self.start_workspace = workspace
         #: Set when an unexpected error ended the app: the one line the person reads.
         self.crash_line: str | None = None
         self.sub_title = clean_line(str(root))
         self._themes_ready = False
         draw_ascii(ascii_only())
+        measure_modifiers_as_drawn()  # before anything is measured
         # Before any screen is made: each applies the keymap to its own bindings (apply_person_keys).
         loaded = load_keymap()
         self.person_keymap: dict[str, str] = {}
@@ -108,6 +114,9 @@ class OdaApp(App[None]):
 
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header's line, fitted to the width (see ``widgets.title_bar``)."""
+        summary = next((s.summary for s in self.screen_stack if isinstance(s, MainScreen)), None)
+        if summary is not None and summary.line == sub_title:
+            return summary_line(app_words(title), summary, self.size.width)
         return title_line(app_words(title), app_words(sub_title), self.size.width)
 
     def notify(
@@ -137,6 +146,13 @@ class OdaApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.
         self.set_class(event.size.width < TINY_WIDTH, "-tiny")
+        # The header's line is fitted to the width (``format_title``), so fitted again once the
+        # new size is the app's: Textual makes it only when a title changes.
+        self.call_after_refresh(self._fit_headers)
+
+    def _fit_headers(self) -> None:
+        for header in self.screen.query(Header):
+            header.query_one("HeaderTitle", Static).update(header.format_title())
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.start_workspace)

@@ -53,6 +53,7 @@ from store.model import (
     Problem,
     ReviewItem,
     Scope,
+    UnreadableFolder,
     Version,
     scope_label,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "TooLong",
     "UnknownMemory",
     "Unsafe",
+    "UnreadableFolder",
     "Version",
     "WORKSPACES_DIR",
     "build_chat_memory",

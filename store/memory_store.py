@@ -37,6 +37,7 @@ from store.model import (
     Problem,
     ReviewItem,
     Scope,
+    UnreadableFolder,
     Version,
 )
 from store.read.disk_sync import DiskSync
@@ -130,6 +131,11 @@ class MemoryStore:
             state = self._loaded()
             found = state.history_ignored | state.ignored
             return sorted(found.values(), key=lambda i: str(i.path))
+
+    def unreadable_folders(self) -> list[UnreadableFolder]:
+        """The store's folders that could not be read (Global's, the workspaces folder, a
+        workspace's): their memories are not listed, which does not mean there are none."""
+        return [item for item in self.ignored() if isinstance(item, UnreadableFolder)]
 
     def memory_path(self, scope: Scope, memory_id: str) -> Path:
         """Where a memory's file is (whether or not it exists)."""

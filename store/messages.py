@@ -14,6 +14,9 @@ FILE_TOO_LONG = (
     "The memory is longer than {n} characters or its title longer than {m}; shorten it in the file."
 )
 FILE_UNREADABLE = "The file could not be read: {reason}."
+FOLDER_UNREADABLE = "The folder could not be read: {reason}."
+#: The reason a change is refused in a set whose folder cannot be opened.
+FOLDER_NOT_OPENED = "the folder {folder} could not be opened ({reason})"
 
 # Changes (spec: "Changing a memory", "The limits that apply").
 GIVE_TITLE_OR_TEXT = "Give a new title, a new text, or both."

@@ -71,6 +71,15 @@ class Ignored:
 
 
 @dataclass(frozen=True, slots=True)
+class UnreadableFolder(Ignored):
+    """A folder of the store that could not be read (a set's, or the workspaces folder): what
+    is in it is not shown, and it is not empty. ``error`` is why, in the system's words
+    ("Permission denied")."""
+
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class Deleted:
     """A memory (or problem file) waiting under Recently deleted."""
 

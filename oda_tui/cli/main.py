@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from store import is_valid_key
 
-from ..config.paths import resolve_root, root_problem
+from ..config.paths import ENV_VAR, resolve_root, root_problem
 from . import subcommands
 from .errors import BAD_KEY
 from .parser import Parser
@@ -123,10 +123,12 @@ def open_app(args: list[str]) -> int:
     if problem is not None:
         sys.stderr.write(problem + "\n")
         return _REFUSED
-    return _run_app(root, options.workspace)
+    return _run_app(root, options.workspace, root_named=bool(options.root or os.environ.get(ENV_VAR)))
 
 
-def _run_app(root: Path, workspace: str | None, guard: ExitGuard | None = None) -> int:
+def _run_app(
+    root: Path, workspace: str | None, guard: ExitGuard | None = None, *, root_named: bool = False
+) -> int:
     """Run the app until it quits, or until its terminal is lost or it is told to stop
     (``guard``: one installed earlier, whose cleanup runs however the app ends)."""
     from ..exit_guard import ExitGuard
@@ -146,7 +148,7 @@ def _run_app(root: Path, workspace: str | None, guard: ExitGuard | None = None) 
         first_read.wait(FIRST_READ_HEAD_START_S)
         from ..app import OdaApp  # Textual is heavy: only the app pays for it
 
-        app = OdaApp(root, workspace, first_read=first_read)
+        app = OdaApp(root, workspace, first_read=first_read, root_named=root_named)
         guard.hand_over(lambda: app.call_from_thread(app.exit_from_outside))
         app.run()
     finally:

@@ -62,9 +62,21 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
             return
         self.dismiss((None if option_id == GLOBAL_ID else option_id,))
 
+    def action_pick(self) -> None:
+        """Take the highlighted scope, or the new workspace's key typed (Enter, in the footer:
+        before the list's and the field's own Enter, which it does for them)."""
+        new_key = self.query_one("#new-key", Input)
+        if new_key.has_focus:
+            self._take_key(new_key.value)
+        else:
+            self.query_one("#scope-choices", OptionList).action_select()
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        key = event.value.strip()
+        self._take_key(event.value)
+
+    def _take_key(self, typed: str) -> None:
+        key = typed.strip()
         if not is_valid_key(key):
             self.query_one("#new-key-problem", Static).update(KEY_RULE)
             return

@@ -170,6 +170,7 @@ ACTIONS: tuple[Action, ...] = (
     # Never a printable key: the prompt opens by itself while the person types (``Dialog.DISCARDING``).
     Action("conflict.theirs", "choose('theirs')", "Reload theirs", "ctrl+r", Place.CONFLICT),
     Action("conflict.mine", "choose('mine')", "Keep mine", "k,escape", Place.CONFLICT),
+    Action("picker.pick", "pick", "Pick", "enter", Place.PICKER, priority=True),
     Action("picker.cancel", "cancel", "Cancel", "escape", Place.PICKER),
     Action("palette.help", "help", "Help", "f1", Place.PALETTE),
 )  # fmt: skip

@@ -76,6 +76,14 @@ def current_keys(action: Action, keymap: Mapping[str, str]) -> list[str]:
     return [key.strip() for key in keymap.get(action.id, action.keys).split(",") if key.strip()]
 
 
+def spoken_key(app: object, action_id: str) -> str:
+    """The first key that runs ``action_id`` now, as a sentence names it (``Ctrl+S``): the
+    person's keymap may have moved it."""
+    [action] = [a for a in ACTIONS if a.id == action_id]
+    first = current_keys(action, person_keymap(app))[0]
+    return "+".join(part.capitalize() if len(part) > 1 else part.upper() for part in first.split("+"))
+
+
 def help_rows(place: Place, keymap: Mapping[str, str], display: Callable[[str], str]) -> list[HelpRow]:
     """A place's rows for the help screen, with the keys as currently bound.
 

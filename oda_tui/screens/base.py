@@ -81,6 +81,7 @@ class SubScreen(Screen[None], Generic[ContentT]):
     @on(Loaded)
     def _loaded(self, message: Loaded[ContentT]) -> None:
         self.show_loaded(message.content)
+        self.refresh_bindings()  # what is shown now decides the keys offered (``check_action``)
 
     def run_change(self, change: Callable[[MemoryStore], object], done: str | None = None) -> None:
         """Run a change through the session; ``done`` is said when it went through."""

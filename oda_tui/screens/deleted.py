@@ -125,6 +125,12 @@ class DeletedScreen(SubScreen[DeletedRead]):
             return None
         return self.entries[index]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Restore and purge act on a deleted memory: not offered while none is listed.
+        if action in ("restore", "purge"):
+            return bool(self.entries)
+        return True
+
     def action_restore(self) -> None:
         """Put the memory back (the replaced state is kept as a version)."""
         entry = self._selected()

@@ -15,7 +15,7 @@ from store import Memory, MemoryStore, Scope, StoreError, Version, scope_label
 
 from ..keys.actions import Place
 from ..keys.bindings import bindings
-from ..text.diffing import word_diff
+from ..text.diffing import diff_legend, word_diff
 from ..text.format import full_moment
 from ..text.glyphs import glyph
 from ..text.safe import clean_block, clean_line
@@ -118,7 +118,7 @@ class HistoryScreen(SubScreen[HistoryRead]):
         else:
             if version.title != current.title:
                 head += f"(current title: {clean_line(current.title)})\n"
-            head += "Restoring it changes the current text like this (red goes, green comes back):"
+            head += f"Restoring it changes the current text like this ({diff_legend('goes', 'comes back')}):"
             diff = word_diff(current.text, version.text)
         self.query_one("#version-head", Static).update(head)
         self.query_one("#version-diff", Static).update(diff)

@@ -17,7 +17,7 @@ from ..dialogs import ConfirmDialog
 from ..keys.actions import Place
 from ..keys.bindings import bindings
 from ..own_files.review_marks import mark_reviewed, pending_review
-from ..text.diffing import word_diff
+from ..text.diffing import diff_legend, word_diff
 from ..text.format import full_moment
 from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_block, clean_line
@@ -106,6 +106,20 @@ class ReviewScreen(SubScreen[ReviewRead]):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index < len(self.items):
             self._show(self.items[event.option_index])
+        self.highlighted = event.option_index
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Each key is offered where it works: nothing to act on in an empty list; a memory the
+        # chat deleted is accepted or restored (e), not turned off or deleted; one that is off
+        # already is not turned off.
+        if action not in ("accept", "edit", "turn_off", "delete"):
+            return True
+        item = self._selected() if self.is_mounted else None
+        if item is None:
+            return False
+        if action == "turn_off":
+            return item.memory.enabled and not item.deleted_by_agent
+        return action != "delete" or not item.deleted_by_agent
 
     @on(OptionList.OptionSelected, "#review-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -133,7 +147,7 @@ class ReviewScreen(SubScreen[ReviewRead]):
         else:
             if item.before_title != item.after_title:
                 head.append(f"Title: {clean_line(item.before_title)} → {clean_line(item.after_title)}")
-            head.append("What the agent changed (red went, green came):")
+            head.append(f"What the agent changed ({diff_legend('went', 'came')}):")
             diff = word_diff(item.before_text, item.after_text)
         self.query_one("#review-head", Static).update(app_words("\n".join(head)))
         self.query_one("#review-diff", Static).update(diff)

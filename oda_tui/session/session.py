@@ -71,9 +71,13 @@ class StoreSession:
         *,
         watch: bool = True,
         first_read: FirstRead | None = None,
+        root_named: bool = False,
     ) -> None:
         self.app = app
         self.root = Path(root)
+        #: The root was named on purpose (``--root``, ``$ODA_HOME``): one that does not exist
+        #: is then said to be missing (a typo), not taken for a new installation.
+        self.root_named = root_named
         #: The store's first read: begun by the command line before Textual was imported, or now.
         self.first_read = first_read if first_read is not None else FirstRead(self.root, workspace)
         self.store: MemoryStore = self.first_read.store

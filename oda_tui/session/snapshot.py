@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store import GLOBAL, StoreError, scope_label
 
 if TYPE_CHECKING:
-    from store import Limits, Memory, MemoryStore, Problem, Scope
+    from store import Limits, Memory, MemoryStore, Problem, Scope, UnreadableFolder
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,12 @@ class Snapshot:
     settings_problems: tuple[str, ...] = ()
     #: A workspace listed before its folder exists (``--workspace``), else None.
     not_yet: Scope = None
+    #: The store's folder, and whether it is missing (nothing written yet, or a typo).
+    root: Path = Path()
+    root_missing: bool = False
+    #: The folders that could not be read, and the scopes whose memories each one hides.
+    unreadable: tuple[UnreadableFolder, ...] = ()
+    hidden: Mapping[Scope, UnreadableFolder] = field(default_factory=dict)
 
     def workspaces(self) -> list[str]:
         """The workspace keys, sorted."""
@@ -96,6 +103,13 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
                 problems=sum(1 for p in problems if p.scope == scope),
             )
         )
+    unreadable = tuple(store.unreadable_folders())
+    hidden: dict[Scope, UnreadableFolder] = {}
+    for scope in scopes if unreadable else ():
+        folder = store.memory_path(scope, "00000000").parent
+        for shut in unreadable:
+            if folder == shut.path or shut.path in folder.parents:
+                hidden[scope] = shut
     tokens: dict[Scope, int] = {GLOBAL: store.chat_tokens(None)}
     for key in scopes[1:]:
         tokens[key] = store.chat_tokens(key)
@@ -107,6 +121,10 @@ def take_snapshot(store: MemoryStore, include: Scope = None) -> Snapshot:
         chat_tokens=tokens,
         settings_problems=tuple(store.settings_problems()),
         not_yet=not_yet,
+        root=store.root,
+        root_missing=not store.root.exists(),
+        unreadable=unreadable,
+        hidden=hidden,
     )
 
 
@@ -118,8 +136,26 @@ def _valid_workspace(store: MemoryStore, key: str) -> bool:
     return True
 
 
-def empty_scope_hint(snapshot: Snapshot, scope: Scope) -> str:
-    """What an empty list says: no memory yet, or only problem files (which ``!`` shows)."""
+def empty_scope_hint(snapshot: Snapshot, scope: Scope, *, root_named: bool = False) -> str:
+    """What an empty list says: its folder could not be read; the store's folder named on
+    purpose (``root_named``) does not exist; no memory yet; or only problem files (which ``!``
+    shows)."""
+    shut = snapshot.hidden.get(scope)
+    if shut is not None:
+        return (
+            f"The folder {shut.path} could not be read: {shut.error}. Its memories cannot be shown "
+            "(they are not gone) until it can be read. Press ! for every problem."
+        )
+    if not any(snapshot.memories.values()) and not snapshot.problems:
+        if root_named and snapshot.root_missing:
+            return (
+                f"The folder {snapshot.root} does not exist, so it holds no memories. Check the "
+                "path, or press n to add the first one: the folder is made when it is saved."
+            )
+        return (
+            "There are no memories yet. Press n to add the first one: "
+            "give it a title and a text, then press Ctrl+S to save."
+        )
     label = scope_label(scope)
     problems = next((s.problems for s in snapshot.scopes if s.scope == scope), 0)
     if problems:

@@ -6,6 +6,7 @@ import os
 
 from rich.text import Text
 
+from .glyphs import app_words
 from .safe import clean_block
 from .word_changes import word_changes
 
@@ -18,6 +19,15 @@ MARKS = {"removed": ("[-", "-]"), "added": ("{+", "+}")}
 def colourless() -> bool:
     """True when the person asked for no colour (``NO_COLOR`` set and not empty)."""
     return bool(os.environ.get("NO_COLOR"))
+
+
+def diff_legend(removed: str, added: str) -> str:
+    """What the diff's two kinds of words mean, by what marks them on this terminal: ``red
+    went, green came``, or under ``NO_COLOR`` ``[-…-] went, {+…+} came`` (the marks drawn)."""
+    if not colourless():
+        return f"red {removed}, green {added}"
+    (opening, closing), (add_opening, add_closing) = MARKS["removed"], MARKS["added"]
+    return app_words(f"{opening}…{closing} {removed}, {add_opening}…{add_closing} {added}")
 
 
 def word_diff(before: str, after: str, *, marked: bool | None = None) -> Text:

@@ -3,8 +3,9 @@
 Beside the control codes, two kinds of character are shown as an escape such as ``\\u202e``:
 bidirectional controls, which reorder what follows them on screen (a title can read as
 something it does not hold), and zero-width characters, which make two different texts look the
-same. Zero-width joiners inside emoji are shown too: a visible difference is worth more than a
-joined picture. Nothing here imports Textual or Rich.
+same. The command line shows zero-width joiners inside emoji too; the app keeps a joiner that
+stands between two pictures (a family emoji is one picture, see ``safe``). Nothing here imports
+Textual or Rich.
 """
 
 from __future__ import annotations

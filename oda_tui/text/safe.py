@@ -24,9 +24,25 @@ def _table(pictures: bool, *, keep_layout: bool) -> dict[int, str]:
     table[0x7F] = "\u2421" if pictures else "^?"
     for code in range(0x80, 0xA0):
         table[code] = escape(chr(code))
-    for char in BIDI_CONTROLS + ZERO_WIDTH:
+    for char in BIDI_CONTROLS + ZERO_WIDTH.replace(JOINER, ""):
         table[ord(char)] = escape(char)
     return table
+
+
+# A joiner is part of an emoji sequence (a family, a profession) between two pictures: it is
+# kept there, and shown as its escape anywhere else (``_joiners``).
+JOINER = "\u200d"
+_PICTURE = (
+    "\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25aa-\u27bf"
+    "\u2934\u2935\u2b05-\u2b55\u3030\u303d\u3297\u3299\U0001f000-\U0001faff"
+)
+#: A joiner that does not stand between a picture (or its variation selector) and a picture.
+_LONE_JOINER = re.compile(rf"(?<![{_PICTURE}\ufe0f]){JOINER}|{JOINER}(?![{_PICTURE}])")
+
+
+def _joiners(text: str) -> str:
+    """``text`` with each joiner outside an emoji sequence shown as its escape."""
+    return _LONE_JOINER.sub(lambda _m: escape(JOINER), text) if JOINER in text else text
 
 
 # One line keeps no layout: a newline or tab becomes a space (below) before the table applies.
@@ -42,13 +58,13 @@ def has_controls(text: str) -> bool:
 
 def clean_block(text: str) -> str:
     """Text for a multi-line view: tabs and newlines kept, other controls shown visibly."""
-    return text.translate(_BLOCK[not ascii_only()])
+    return _joiners(text.translate(_BLOCK[not ascii_only()]))
 
 
 def clean_line(text: str) -> str:
     """Text for a one-line view: newlines and tabs become spaces, other controls shown visibly."""
     text = text.replace("\r\n", " ").replace("\n", " ").replace("\t", " ")
-    return text.translate(_LINE[not ascii_only()])
+    return _joiners(text.translate(_LINE[not ascii_only()]))
 
 
 def restore_controls(edited: str, original: str) -> str:
@@ -60,8 +76,8 @@ def restore_controls(edited: str, original: str) -> str:
     if not has_controls(original):
         return edited
     table = _BLOCK[not ascii_only()]
-    for control in sorted(set(_CONTROL.findall(original)), key=lambda c: -len(table[ord(c)])):
-        shown = table[ord(control)]
+    for control in sorted(set(_CONTROL.findall(original)), key=lambda c: -len(table.get(ord(c), ""))):
+        shown = table.get(ord(control), escape(control))
         if shown not in original:
             edited = edited.replace(shown, control)
     return edited

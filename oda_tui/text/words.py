@@ -5,6 +5,11 @@ Pure Python with no UI import, so the command line and the full-screen app say t
 
 from __future__ import annotations
 
+#: How saving the edits of a memory deleted on disk ends: the store gives a new memory a new id.
+CREATES_AGAIN = (
+    "creates it again, as a new memory with a new id (the deleted one stays under Recently deleted)."
+)
+
 #: A version's source (the end of its name) in words, as the spec describes each one.
 SOURCE_WORDS: dict[str, str] = {
     "chat": "from a chat",

@@ -18,7 +18,7 @@ from store.disk.safe_io import FILE_FLAGS, Unsafe, close_quietly, open_folder, r
 from store.format.fields import Content, Document, FileProblem
 from store.format.parse import parse_content
 from store.limits import Limits
-from store.model import Ignored, Memory, Problem, Scope
+from store.model import Ignored, Memory, Problem, Scope, UnreadableFolder
 
 # A child path without re-parsing the parent (pathlib's own shortcut for walking folders).
 _child: Callable[[Path, str], Path] = getattr(Path, "_make_child_relpath", Path.joinpath)
@@ -59,6 +59,12 @@ def unsafe_ignored(root: Path, exc: Unsafe) -> Ignored:
     return Ignored(path, msg.IGNORED_NOT_A_FOLDER if exc.kind == "not_folder" else msg.IGNORED_NOT_REGULAR)
 
 
+def unreadable_folder(folder: Path, exc: OSError) -> UnreadableFolder:
+    """A folder that could not be opened or listed, and why."""
+    error = exc.strerror or str(exc)
+    return UnreadableFolder(folder, msg.FOLDER_UNREADABLE.format(reason=error), error)
+
+
 @contextmanager
 def open_set_folder(root: Path, folder: Path, ignored: dict[str, Ignored]) -> Iterator[int | None]:
     """A set's folder opened without following a link on the way (None when it is
@@ -74,7 +80,7 @@ def open_set_folder(root: Path, folder: Path, ignored: dict[str, Ignored]) -> It
         yield None
         return
     except OSError as exc:
-        ignored[str(folder)] = Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")
+        ignored[str(folder)] = unreadable_folder(folder, exc)
         yield None
         return
     try:
@@ -91,7 +97,7 @@ def _entries(folder: Path, dir_fd: int) -> tuple[list[os.DirEntry[str]], list[Ig
     except (FileNotFoundError, NotADirectoryError):
         return [], []
     except OSError as exc:
-        return [], [Ignored(folder, f"The folder could not be read: {exc.strerror or exc}.")]
+        return [], [unreadable_folder(folder, exc)]
 
 
 def list_set(root: Path, scope: Scope, folder: Path, dir_fd: int) -> tuple[list[FileEntry], list[Ignored]]:

@@ -97,10 +97,25 @@ class Transactions:
                 leftovers.sweep(self.root, [None, *self.budget.workspaces_now()], self.sync.limits)
                 self._swept = True
             for each in {scope, also}:
+                self._refuse_unreadable_set(each)
                 leftovers.recover_set(self.root, each, self.sync.limits)
             if memory_id is not None and is_valid_id(memory_id):
                 leftovers.clean_history(self.root, history_dir(self.root, scope, memory_id))
             yield
+
+    def _refuse_unreadable_set(self, scope: Scope) -> None:
+        """Refuse a change in a set whose folder is there but cannot be opened, naming the folder
+        (the system's bare "Permission denied" on a file in it says neither which nor why)."""
+        folder = scope_dir(self.root, scope)
+        try:
+            fd = safe_io.open_folder(self.root, folder)
+        except (FileNotFoundError, safe_io.Unsafe):
+            return  # made by the change, or refused by it in its own words
+        except OSError as exc:
+            raise CouldNotChange(
+                msg.FOLDER_NOT_OPENED.format(folder=folder, reason=exc.strerror or exc)
+            ) from exc
+        safe_io.close_quietly(fd)
 
     @contextmanager
     def changing(

@@ -173,13 +173,17 @@ async def test_a_draft_of_a_deleted_memory_is_offered_and_saving_creates_it_agai
         assert "deleted on disk" in static_text(editor.query_one("#editor-heading"))
         assert notices(app)[-1] == (
             "Your unsaved edits to “Reply language” were kept when the app was closed, but the memory "
-            "was deleted on disk since. They are back in the editor; saving them creates it again."
+            "was deleted on disk since. They are back in the editor; saving them creates it again, as "
+            "a new memory with a new id (the deleted one stays under Recently deleted)."
         )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not path.exists() and not editor.is_dirty
-    texts = [m.text for m in MemoryStore(root).memories(GLOBAL)]
-    assert "Reply in Portuguese." in texts
+        [again] = [m for m in MemoryStore(root).memories(GLOBAL) if m.text == "Reply in Portuguese."]
+        assert notices(app)[-1] == (
+            f"Saved “Reply language” again, as a new memory (id {again.id}): the deleted one, with its "
+            "versions, stays under Recently deleted."
+        )
 
 
 @pytest.mark.usefixtures("two")
@@ -188,7 +192,10 @@ async def test_a_new_memory_draft_comes_back_in_its_workspace(root: Path) -> Non
     async with run_app(root, notifications=True) as (app, pilot, screen):
         await wait_until(pilot, lambda: screen.editor.is_new and screen.editor.is_dirty, "the draft")
         assert screen.scope == "web" and screen.editor.scope == "web"
-        assert notices(app)[-1].startswith("Your new memory “Stack” in web was not saved")
+        assert notices(app)[-1] == (
+            "Your new memory “Stack” in web was not saved when the app was closed. It is back in the "
+            "editor: Ctrl+S saves it, Ctrl+R drops it."
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert not path.exists()

@@ -13,7 +13,16 @@ from oda_tui.session.first_read import FirstRead
 from oda_tui.text.diffing import ADDED, REMOVED, word_diff
 from oda_tui.widgets.scope_list import option_id
 from store import GLOBAL, MemoryStore
-from tests.support.app import cell_text, memory_file, run_app, settle, sub_title, wait_until, write_raw
+from tests.support.app import (
+    cell_text,
+    memory_file,
+    notices,
+    run_app,
+    settle,
+    sub_title,
+    wait_until,
+    write_raw,
+)
 from tests.support.stores import TwoMemories
 
 
@@ -114,11 +123,15 @@ async def test_new_workspace_problem_file_and_deletion_appear(root: Path, two: T
 
 async def test_deleting_the_open_memory_on_disk_keeps_unsaved_edits(root: Path, two: TwoMemories) -> None:
     store, first, _ = two
-    async with run_app(root, watch=True) as (_, pilot, screen):
+    async with run_app(root, watch=True, notifications=True) as (app, pilot, screen):
         await pilot.press("enter", "end", *" Keep me.")
         store.memory_path(GLOBAL, first.id).unlink()
         await wait_until(pilot, lambda: screen.editor.orphan, "the editor to notice")
         assert screen.editor.text_area.text.endswith("Keep me.")
+        assert notices(app)[-1] == (
+            "“Reply language” was deleted on disk. Your edits are still here; saving them creates it "
+            "again, as a new memory with a new id (the deleted one stays under Recently deleted)."
+        )
         await pilot.press("ctrl+s")
         await settle(pilot)
         texts = [m.text for m in MemoryStore(root).memories(GLOBAL)]

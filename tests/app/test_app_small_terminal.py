@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.geometry import Region
 from textual.widgets import OptionList
 
@@ -54,9 +55,10 @@ def drawn_in(app: OdaApp, region: Region) -> str:
     return "\n".join(row[region.x : region.right] for row in rows)
 
 
-async def test_the_quit_question_shows_its_three_buttons_at_60x20(root: Path) -> None:
+@pytest.mark.parametrize("size", [(60, 20), (70, 24), (80, 24), (120, 40)])
+async def test_the_quit_question_shows_its_three_buttons_whole(root: Path, size: tuple[int, int]) -> None:
     MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
-    async with run_app(root, size=(60, 20)) as (app, pilot, screen):
+    async with run_app(root, size=size) as (app, pilot, screen):
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.editor.memory_id is not None, "the editor")
         await pilot.press("end", *" More", "ctrl+q")

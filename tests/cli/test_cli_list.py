@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from store import MemoryStore, entry_tokens, estimate_tokens
 from tests.support.cli import Sample, run_cli
+from tests.support.unreadable import refuse_folder
 
 
 def test_list_prints_every_scope_one_memory_a_line(sample: Sample) -> None:
@@ -74,3 +77,22 @@ def test_bad_workspace_key_and_file_root_are_one_line_each(tmp_path: Path, sampl
 def test_root_comes_from_oda_home(sample: Sample) -> None:
     r = run_cli("list", "--global", "--json", env={"ODA_HOME": str(sample.root)})
     assert r.code == 0 and len(r.json()["memories"]) == 2
+
+
+def test_an_unreadable_folder_is_named_and_list_ends_with_1(
+    sample: Sample, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Tests run as root, who reads any folder: the refusal the kernel would give is simulated.
+    from oda_tui.cli import main as cli
+
+    refuse_folder(monkeypatch, sample.root / "global")
+    said = f"{sample.root / 'global'}: The folder could not be read: Permission denied. Its memories are not listed.\n"
+    for options in (["--all"], ["--global"], ["--all", "--json"]):
+        code = cli.main(["list", "--root", str(sample.root), *options])
+        captured = capsys.readouterr()
+        assert (code, captured.err) == (1, said), options
+        assert sample.reply not in captured.out
+    # A workspace's memories, from a folder that could be read: listed, and nothing to say.
+    code = cli.main(["list", "--root", str(sample.root), "--workspace", "proj"])
+    captured = capsys.readouterr()
+    assert (code, captured.err) == (0, "")

@@ -17,6 +17,7 @@ import pytest
 import store.durable.history
 from store import GLOBAL, Memory, MemoryStore
 from store.errors import CouldNotChange
+from tests.support.unreadable import refuse_folder
 
 
 def refuse_open(monkeypatch: pytest.MonkeyPatch, name: str, err: int = errno.EACCES) -> None:
@@ -129,3 +130,23 @@ def test_a_refused_create_leaves_no_folder(root: Path, monkeypatch: pytest.Monke
             s.create(GLOBAL, "Second", "Its version cannot be written.")
     after = sorted(p.relative_to(root) for p in root.rglob("*") if p.name != ".lock")
     assert after == before  # no empty history/global/<id>/versions/ left behind
+
+
+def test_an_unreadable_set_folder_is_named_not_taken_for_an_empty_set(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    MemoryStore(root).create(GLOBAL, "Tea", "Green tea.")
+    refuse_folder(monkeypatch, root / "global")
+    s = MemoryStore(root)
+    assert s.memories(GLOBAL) == []
+    [shut] = s.unreadable_folders()
+    assert (shut.path, shut.error) == (root / "global", "Permission denied")
+    assert shut.reason == "The folder could not be read: Permission denied."
+    with pytest.raises(CouldNotChange) as refused:
+        s.create(GLOBAL, "Coffee", "Black.")
+    assert str(refused.value) == (
+        f"The memory could not be changed: the folder {root / 'global'} could not be opened (Permission denied)."
+    )
+    monkeypatch.undo()
+    assert [m.title for m in MemoryStore(root).memories(GLOBAL)] == ["Tea"]  # nothing was written
+    assert MemoryStore(root).unreadable_folders() == []

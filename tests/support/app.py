@@ -54,10 +54,12 @@ async def run_app(
     size: tuple[int, int] = WIDE,
     notifications: bool = False,
     first_read: FirstRead | None = None,
+    root_named: bool = False,
 ) -> AsyncIterator[Running]:
     """The app on ``root`` under a pilot, once its store is loaded and its detail pane there (and,
-    with ``watch``, its watch in place): what a person sees once it has started."""
-    app = OdaApp(root, workspace, watch=watch, first_read=first_read)
+    with ``watch``, its watch in place): what a person sees once it has started. ``root_named``:
+    the root was named on purpose (``--root``, ``$ODA_HOME``), not the platform's default."""
+    app = OdaApp(root, workspace, watch=watch, first_read=first_read, root_named=root_named)
     async with app.run_test(size=size, notifications=notifications) as pilot:
         screen = await started(pilot)
         yield Running(app, pilot, screen)

@@ -6,6 +6,8 @@ What it shows follows three reactives, the ``snapshot``, the selected ``scope`` 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -23,6 +25,7 @@ from ...text.safe import clean_line
 from ...widgets.filter_input import FilterInput
 from ...widgets.memory_table import MemoryTable
 from ...widgets.scope_list import ScopeList
+from ...widgets.title_bar import Summary
 from ...widgets.token_meter import TokenMeter
 
 
@@ -39,7 +42,7 @@ class BrowsePane(Horizontal):
     class SummaryChanged(Message):
         """The one-line summary of the store (root, problems, marks) changed."""
 
-        def __init__(self, summary: str) -> None:
+        def __init__(self, summary: Summary) -> None:
             super().__init__()
             self.summary = summary
 
@@ -132,17 +135,8 @@ class BrowsePane(Horizontal):
         if not visible:
             if self.filter_words:
                 empty.update("No memory matches the filter. Press Escape to clear it.")
-            elif (
-                self.snapshot is not None
-                and not any(self.snapshot.memories.values())
-                and not self.snapshot.problems
-            ):
-                empty.update(
-                    "There are no memories yet. Press n to add the first one: "
-                    "give it a title and a text, then press Ctrl+S to save."
-                )
             elif self.snapshot is not None:
-                empty.update(app_words(empty_scope_hint(self.snapshot, self.scope)))
+                empty.update(app_words(self._empty_hint(self.snapshot)))
         self.query_one("#list-pane").set_class(not visible, "-empty")
 
     def show_error(self, text: str) -> None:
@@ -157,22 +151,39 @@ class BrowsePane(Horizontal):
         self.query_one(TokenMeter).show(tokens, self.snapshot.limits.chat_max_tokens, chat_scope, self.scope)
 
     def update_summary(self) -> None:
-        """Announce the store's one-line summary: problems and the marks, then the root (last:
-        the header cuts its end when it does not fit)."""
+        """Announce the store's one-line summary: what needs a look (folders that could not be
+        read, problem files, reviews, duplicates), each in full and in short with its key first
+        as the footer shows keys, then the root (last: the header cuts it first)."""
         if self.snapshot is None:
             return
-        parts: list[str] = []
+        items: list[tuple[str, str]] = []
+        unreadable = self.snapshot.unreadable
+        if len(unreadable) == 1:
+            [shut] = unreadable
+            shown = self._shown_folder(shut.path)
+            items.append((f"{shown} could not be read: {shut.error} (press !)", f"! {shown} unreadable"))
+        elif unreadable:
+            items.append(
+                (f"{len(unreadable)} folders could not be read (press !)", f"! {len(unreadable)} unreadable")
+            )
         problems = len(self.snapshot.problems)
         if problems:
-            parts.append(f"{problems} problem file{'s' if problems != 1 else ''} (press !)")
+            files = f"problem file{'s' if problems != 1 else ''}"
+            items.append(
+                (f"{problems} {files} (press !)", f"! {problems} problem{'s' if problems != 1 else ''}")
+            )
         if self.snapshot.settings_problems:
-            parts.append("settings.yaml has problems")
+            items.append(("settings.yaml has problems", "settings.yaml has problems"))
         if self.marks.to_review:
-            parts.append(f"{self.marks.to_review} to review (press r)")
+            items.append(
+                (f"{self.marks.to_review} to review (press r)", f"r {self.marks.to_review} to review")
+            )
         if self.marks.duplicates:
-            parts.append(f"duplicates {glyph('duplicate')} (press D)")
-        parts.append(self.root_label)
-        self.post_message(self.SummaryChanged(f" {glyph('dot')} ".join(parts)))
+            duplicate = glyph("duplicate")
+            items.append((f"duplicates {duplicate} (press D)", f"D duplicates {duplicate}"))
+        dot = f" {glyph('dot')} "
+        full, short = dot.join(item[0] for item in items), dot.join(item[1] for item in items)
+        self.post_message(self.SummaryChanged(Summary(full, short, self.root_label, dot)))
 
     # -- moving ----------------------------------------------------------------------------
 
@@ -222,7 +233,10 @@ class BrowsePane(Horizontal):
             return None
         if self.snapshot.memories.get(self.scope):
             return "No memory matches the filter."
-        return app_words(empty_scope_hint(self.snapshot, self.scope))
+        return app_words(self._empty_hint(self.snapshot))
+
+    def _empty_hint(self, snapshot: Snapshot) -> str:
+        return empty_scope_hint(snapshot, self.scope, root_named=session_of(self).root_named)
 
     def show_filter(self) -> None:
         """Show the filter and type into it."""
@@ -247,6 +261,14 @@ class BrowsePane(Horizontal):
     def _filter_left(self, event: Input.Submitted | FilterInput.ToList) -> None:
         event.stop()
         self.table.focus()
+
+    def _shown_folder(self, folder: Path) -> str:
+        """A folder of the store as the title bar names it: from the root (``global/``)."""
+        assert self.snapshot is not None
+        try:
+            return clean_line(f"{folder.relative_to(self.snapshot.root)}/")
+        except ValueError:
+            return clean_line(str(folder))
 
     def root_changed(self, root: str) -> None:
         """The root shown first in the summary."""

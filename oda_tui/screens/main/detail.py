@@ -32,6 +32,7 @@ from ...session.outcomes import (
 from ...session.session import StorePicture, StoreSession
 from ...session.snapshot import Snapshot
 from ...text.safe import clean_line
+from ...text.words import CREATES_AGAIN
 from ...widgets.chat_preview import ChatPreview
 from ...widgets.editor.counts import Limits
 from ...widgets.editor.memory_editor import MemoryEditor
@@ -138,7 +139,7 @@ class DetailPane(TabbedContent):
                 editor.mark_orphan()
                 self.notify(
                     f"“{clean_line(base.title)}” was deleted on disk. Your edits are still here; "
-                    "saving them creates the memory again.",
+                    f"saving them {CREATES_AGAIN}",
                     severity="warning",
                     markup=False,
                 )
@@ -321,9 +322,18 @@ class DetailPane(TabbedContent):
             self.notify(note or f"Saved “{clean_line(outcome.memory.title)}”.", markup=False)
         elif isinstance(outcome, Created):
             # The screen, which the outcome reaches next, selects the new memory in the list.
+            again = editor.orphan
             if outcome.scope == editor.scope and editor.is_new:
                 editor.saved(outcome.memory, *outcome.sent)
-            self.notify(f"Saved the new memory “{clean_line(outcome.memory.title)}”.", markup=False)
+            title = clean_line(outcome.memory.title)
+            if again:
+                self.notify(
+                    f"Saved “{title}” again, as a new memory (id {outcome.memory.id}): the deleted one, "
+                    "with its versions, stays under Recently deleted.",
+                    markup=False,
+                )
+            else:
+                self.notify(f"Saved the new memory “{title}”.", markup=False)
         elif isinstance(outcome, FrontmatterSaved):
             editor.frontmatter_saved(outcome.memory, outcome.block)
             self.notify(f"Saved the frontmatter of “{clean_line(outcome.memory.title)}”.", markup=False)

@@ -23,10 +23,11 @@ from textual.binding import Binding
 from store import scope_label
 
 from ...keys.actions import ACTIONS
-from ...keys.bindings import current_keys, person_keymap
+from ...keys.bindings import current_keys, person_keymap, spoken_key
 from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
 from ...own_files.file_drafts import kept_file_drafts
 from ...text.safe import clean_line
+from ...text.words import CREATES_AGAIN
 
 if TYPE_CHECKING:
     from ...session.session import StorePicture
@@ -152,18 +153,13 @@ class DraftKeeper:
         first = current_keys(action, person_keymap(self._screen.app))[0]
         return self._screen.app.get_key_display(Binding(first, ""))
 
-    def _key(self, action_id: str) -> str:
-        """The key that runs ``action_id`` now, in words (``Ctrl+S``): the keymap may move it."""
-        [action] = [a for a in ACTIONS if a.id == action_id]
-        first = current_keys(action, person_keymap(self._screen.app))[0]
-        return "+".join(part.capitalize() if len(part) > 1 else part.upper() for part in first.split("+"))
-
     def _restore(self, draft: KeptDraft, snapshot: Snapshot) -> str | None:
         """Open the draft in the editor; what to tell the person (None: nothing to restore)."""
         screen = self._screen
         editor = screen.editor
         title = clean_line(draft.title) or "New memory"
-        keys = f"{self._key('editor.save')} saves them, {self._key('editor.revert')} drops them."
+        save, revert = spoken_key(screen.app, "editor.save"), spoken_key(screen.app, "editor.revert")
+        keys = f"{save} saves them, {revert} drops them."
         current = snapshot.find(draft.scope, draft.memory_id) if draft.memory_id else None
         if current is not None:
             screen.browse.reveal(draft.scope, current.id)
@@ -183,12 +179,12 @@ class DraftKeeper:
         if draft.memory_id is None:
             return (
                 f"Your new memory “{title}” in {scope_label(draft.scope)} was not saved when the app "
-                f"was closed. It is back in the editor: {keys}"
+                f"was closed. It is back in the editor: {save} saves it, {revert} drops it."
             )
         if current is None:
             return (
                 f"Your unsaved edits to “{title}” were kept when the app was closed, but the memory "
-                f"was deleted on disk since. They are back in the editor; saving them creates it again."
+                f"was deleted on disk since. They are back in the editor; saving them {CREATES_AGAIN}"
             )
         if draft.changed_since(current):
             if (current.title, current.text) != (editor.outgoing_title, editor.outgoing_text):

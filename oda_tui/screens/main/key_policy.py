@@ -29,8 +29,10 @@ def offered(screen: MainView, action: str, parameters: tuple[object, ...]) -> bo
         return action not in ("save", "revert", "back")  # nothing to save or leave yet
     editor, detail = screen.editor, screen.detail
     if action in ("save", "revert"):
-        # Shown only while there is something to save, so the Footer fits 80 columns.
-        return editor.is_dirty or (editor.is_new and detail.contains(focused))
+        # Shown only while there is something to save (or, for revert, edits it dropped to bring
+        # back), so the Footer fits 80 columns.
+        back = action == "revert" and editor.can_bring_back
+        return editor.is_dirty or back or (editor.is_new and detail.contains(focused))
     if action == "back":
         filtering = bool(screen.browse.filter_words)
         return detail.contains(focused) or focused is screen.browse.filter_input or filtering

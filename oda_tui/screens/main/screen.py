@@ -24,7 +24,7 @@ from textual.widgets import Header, Input
 from store import Memory, Scope
 
 from ...keys.actions import MAIN_HELP, Place
-from ...keys.bindings import apply_person_keys, bindings
+from ...keys.bindings import apply_person_keys, bindings, spoken_key
 from ...session.access import session_of
 from ...session.outcomes import Created, Deleted, Done, Operation, Refused
 from ...session.session import PreviewState, StorePicture, StoreSession
@@ -35,6 +35,7 @@ from ...widgets.editor.messages import DirtyChanged
 from ...widgets.key_footer import KeyFooter
 from ...widgets.memory_table import MemoryTable
 from ...widgets.scope_list import ScopeList
+from ...widgets.title_bar import Summary
 from .browse import BrowsePane
 from .detail_mount import DetailMount, unless_closing
 from .draft_keeper import DraftKeeper
@@ -74,6 +75,8 @@ class MainScreen(Screen[None]):
         self._waiting: StorePicture | None = None
         self._waiting_preview: PreviewState | None = None
         self.drafts = DraftKeeper(self)  # kept on an exit from outside, offered back at start
+        #: The store's one-line summary (the ``sub_title``), with its short form for the header.
+        self.summary: Summary | None = None
 
     @property
     def session(self) -> StoreSession:
@@ -189,7 +192,8 @@ class MainScreen(Screen[None]):
 
     @on(BrowsePane.SummaryChanged)
     def _summary_changed(self, message: BrowsePane.SummaryChanged) -> None:
-        self.sub_title = message.summary
+        self.summary = message.summary
+        self.sub_title = message.summary.line
 
     def on_created(self, outcome: Created) -> None:
         if outcome.scope == self.scope:
@@ -356,10 +360,16 @@ class MainScreen(Screen[None]):
             self.notify("There are no unsaved changes.", markup=False)
 
     def action_revert(self) -> None:
-        """Drop the unsaved edits."""
-        if self.editor.is_dirty:
-            self.editor.revert()
-            self.notify("Your edits were dropped.", markup=False)
+        """Drop the unsaved edits; pressed again before anything is typed, bring them back."""
+        editor = self.editor
+        if editor.is_dirty:
+            editor.revert()
+            again = spoken_key(self.app, "editor.revert")
+            self.notify(f"Your edits were dropped. {again} again brings them back.", markup=False)
+        elif editor.can_bring_back:
+            editor.bring_back()
+            self.notify("Your edits are back.", markup=False)
+        self.refresh_bindings()
 
     def action_back(self) -> None:
         """Leave the editor or the filter for the memory list."""

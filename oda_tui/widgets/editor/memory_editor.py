@@ -7,11 +7,14 @@ What is open is the ``draft`` (a new one for each change) and whether it has uns
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.events import DescendantFocus
+from textual.geometry import Region
 from textual.reactive import var
 from textual.widgets import Input, Label, Static, Switch, TextArea
 
@@ -28,6 +31,18 @@ from .draft import Draft
 from .messages import DirtyChanged, FrontmatterSaveRequested, SaveRequested
 
 Check = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """The form's edits a revert dropped: whose they were and what they were."""
+
+    memory_id: str | None
+    scope: Scope
+    is_new: bool
+    title: str
+    text: str
+    enabled: bool
 
 
 class MemoryEditor(Vertical):
@@ -78,6 +93,8 @@ class MemoryEditor(Vertical):
         apply_person_keys(self)
         self._check_title: Check = lambda _t: None
         self._check_text: Check = lambda _t: None
+        #: What the last revert dropped (``bring_back``).
+        self._dropped: Dropped | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(f"Loading{glyph('more')}", id="editor-empty", markup=False)
@@ -276,7 +293,11 @@ class MemoryEditor(Vertical):
             text_area.cursor_location = location
             text_area.scroll_to(scroll.x, scroll.y, animate=False, immediate=True)
         else:
+            # The cursor at the end, ready to add to the title, but its start in view: a long
+            # title is read from its beginning until the cursor moves.
             title_input.cursor_position = len(title)
+            # (after the refresh: the cursor's own scroll into view is made then)
+            title_input.call_after_refresh(title_input.scroll_to, 0, 0, animate=False, immediate=True)
             text_area.cursor_location = (0, 0)
 
     # -- display -------------------------------------------------------------------------
@@ -311,7 +332,9 @@ class MemoryEditor(Vertical):
         text_count.update(f"{count(xlen)}/{count(self.limits.text)}")
         text_count.set_class(xlen > self.limits.text, "-over")
         self.query_one("#tokens", Static).update(tokens_text(title, text, enabled=self.switch.value))
-        messages = [m for m in (self._check_title(title), self._check_text(text)) if m]
+        # An empty field breaks no rule until it is saved (the save's refusal says so then).
+        checks = (self._check_title(title) if title else None, self._check_text(text) if text else None)
+        messages = [m for m in checks if m]
         save_error = self.draft.save_error
         if save_error and save_error not in messages:
             messages.append(save_error)
@@ -334,6 +357,14 @@ class MemoryEditor(Vertical):
     def _block_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self._note_dirty()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if event.widget is self.title_input:
+            # The start of a long title was in view while the field was not used: in it, the
+            # cursor is (where typing goes).
+            field = self.title_input
+            cursor = cell_len(field.value[: field.cursor_position])
+            field.scroll_to_region(Region(cursor, 0, 1, 1), force=True, animate=False, immediate=True)
 
     @on(Input.Submitted, "#title")
     def _title_submitted(self, event: Input.Submitted) -> None:
@@ -373,7 +404,18 @@ class MemoryEditor(Vertical):
         )
 
     def revert(self) -> None:
-        """Drop the edits: back to what was last read (an empty draft for a new memory)."""
+        """Drop the edits: back to what was last read (an empty draft for a new memory). What
+        the form held is kept, for ``bring_back``."""
+        dropped = None
+        if self.is_dirty and not self.raw_mode:
+            dropped = Dropped(
+                self.memory_id,
+                self.scope,
+                self.is_new,
+                self.title_input.value,
+                self.text_area.text,
+                self.switch.value,
+            )
         if self.raw_mode and self.memory is not None and self.frontmatter.loaded is not None:
             self.frontmatter.revert()
             self._note_dirty()
@@ -381,6 +423,27 @@ class MemoryEditor(Vertical):
             self.load(self.memory)
         elif self.is_new:
             self.start_new(self.scope)
+        if dropped is not None:
+            self._dropped = dropped
+
+    @property
+    def can_bring_back(self) -> bool:
+        """True when the edits the last revert dropped are this memory's and nothing was typed
+        since: ``bring_back`` puts them back."""
+        dropped = self._dropped
+        return (
+            dropped is not None
+            and not self.is_dirty
+            and not self.raw_mode
+            and (dropped.memory_id, dropped.scope, dropped.is_new)
+            == (self.memory_id, self.scope, self.is_new)
+        )
+
+    def bring_back(self) -> None:
+        """Put the edits the last revert dropped back, as unsaved edits."""
+        dropped, self._dropped = self._dropped, None
+        if dropped is not None:
+            self.restore_typed(dropped.title, dropped.text, dropped.enabled)
 
     # -- the frontmatter block (F2) ----------------------------------------------------------
 
