@@ -33,6 +33,7 @@ def run(command: str, home: Path, root: Path) -> subprocess.CompletedProcess[str
         COLUMNS="200",
         NO_COLOR="1",
         PYTHONUNBUFFERED="1",
+        TMPDIR=str(home),
     )
     return subprocess.run(
         ["bash", "-c", command],
