@@ -16,6 +16,7 @@ from store.format.fields import (
     FIELD_ORDER,
     KNOWN,
     YAML_BOOL,
+    YAML_NOT_TEXT,
     YAML_NULL,
     Content,
     Fields,
@@ -42,17 +43,13 @@ _SAFE_UNQUOTED = f"[^'{_UNSAFE}]"  # _SAFE without the quote '
 _FAST_QUOTED = re.compile(f"'((?:{_SAFE_UNQUOTED}|'')*)'\\Z")
 # A canonical timestamp, as the store writes ``created`` and ``updated``.
 _FAST_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z\Z")
-# YAML's own resolvers for the plain scalars whose construction can fail (a timestamp such as
-# 2026-13-40, an int such as 0x_, the merge key <<, the value key =): by first character.
 #: Keys besides the six that a block may have for the fast path to answer.
 _MAX_EXTRA = 2
 #: An unknown key the fast path takes: a plain word (YAML reads it as that text).
 _EXTRA_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _LETTERS_AND_DIGITS = re.compile(r"[0-9A-Za-z]+\Z")
-#: Plain words YAML 1.1 builds as a boolean or a null (PyYAML's resolvers), not as text.
-_NOT_TEXT = frozenset(
-    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split()
-)
+# YAML's own resolvers for the plain scalars whose construction can fail (a timestamp such as
+# 2026-13-40, an int such as 0x_, the merge key <<, the value key =): by first character.
 #: The first characters of those scalars (``_risky``'s keys): a value that starts otherwise is
 #: read as written without asking YAML, nor importing it.
 RISKY_FIRST = frozenset("+-.0123456789<=")
@@ -161,18 +158,18 @@ def parse_fast(lines: list[str]) -> Parsed | FileProblem | None:
 def _extra_text(key: str, value: str) -> str | None:
     """The text after an unknown ``key:`` when YAML reads both as the text written (YAML
     builds the value, so a number, a time, a boolean or a null is not text); None for "ask YAML"."""
-    if _EXTRA_KEY.match(key) is None or key in _NOT_TEXT or value[:1] != " ":
+    if _EXTRA_KEY.match(key) is None or key in YAML_NOT_TEXT or value[:1] != " ":
         return None
     value = value[1:]
     if value[:1] == "'":
         return _quoted_value(key, value)
-    if not value or value in _NOT_TEXT:
+    if not value or value in YAML_NOT_TEXT:
         return None
     if _FAST_PLAIN.match(value) is None or value[-1] in " :" or ": " in value or " #" in value:
         return None
     if value[0] in RISKY_FIRST and (
         # A fingerprint (letters and digits, a letter among them) is text unless it reads as a
-        # binary or hexadecimal number; anything else that starts as a number could, YAML says.
+        # binary or hexadecimal number; anything else that starts like a number is YAML's to say.
         _LETTERS_AND_DIGITS.match(value) is None or value.isdigit() or value.startswith(("0b", "0x"))
     ):
         return None

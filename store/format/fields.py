@@ -16,6 +16,11 @@ YAML_BOOL = {
     **dict.fromkeys(("false", "False", "FALSE"), False),
 }
 YAML_NULL = {"", "~", "null", "Null", "NULL"}
+#: Plain words YAML 1.1 builds as a boolean or a null, not as text (PyYAML's resolvers): a
+#: writer quotes them, and a reader asks YAML what they are.
+YAML_NOT_TEXT = frozenset(
+    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL ~".split()
+)
 
 
 @dataclass(slots=True)

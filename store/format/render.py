@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from store.format.fields import Document, Fields
+from store.format.fields import YAML_NOT_TEXT, Document, Fields
 from store.format.timestamps import format_timestamp
 
 _NEEDS_ESCAPES = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
@@ -25,10 +25,6 @@ _ATTR = {
 }
 
 
-# A value YAML 1.1 reads as a boolean or null when written plain: PyYAML quotes it.
-_NOT_TEXT_PLAIN = frozenset(
-    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split()
-)
 _PLAIN_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _LETTERS_AND_DIGITS = re.compile(r"[0-9A-Za-z]+\Z")
 _INDICATORS_FIRST = frozenset("#,[]{}&*!|>'\"%@`")
@@ -54,11 +50,11 @@ def _plain_allowed(value: str) -> bool:
 def text_line(key: str, value: str) -> str | None:
     """The line PyYAML writes for a one-line printable ASCII text under a plain key, without
     it; None when only PyYAML can say (tests/store/test_render_fast.py checks it against PyYAML)."""
-    if not _PLAIN_KEY.match(key) or key in _NOT_TEXT_PLAIN:
+    if not _PLAIN_KEY.match(key) or key in YAML_NOT_TEXT:
         return None
     if not value or not value.isascii() or not value.isprintable():
         return None
-    if not _plain_allowed(value) or value in _NOT_TEXT_PLAIN:
+    if not _plain_allowed(value) or value in YAML_NOT_TEXT:
         quoted = value.replace("'", "''")
         return f"{key}: '{quoted}'"
     # A letter first, or letters and digits with a letter among them (a fingerprint) that

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from store.format.fast_parser import parse_fast
+from store.format.fast_parser import RISKY_FIRST, _risky, parse_fast
 from store.format.parse import FileProblem, split_frontmatter
 from store.format.yaml_block import parse_yaml
 
@@ -400,3 +400,8 @@ def test_the_fast_paths_character_classes_are_the_printable_sets_they_stand_for(
     assert taken(fast_parser._SAFE) == taken(f"[{printable}]")
     assert taken(fast_parser._SAFE_UNQUOTED) == taken(f"[{printable}]").replace("'", "")
     assert taken(f"[^ :{fast_parser._UNSAFE}]") == taken(f"[{printable.replace(' -~', '!-9;-~', 1)}]")
+
+
+def test_the_first_characters_taken_as_written_are_those_no_yaml_resolver_claims() -> None:
+    # A value is read as written, without YAML, when it starts with none of these.
+    assert set(_risky()) == RISKY_FIRST
