@@ -1,4 +1,4 @@
-"""python -m benchmarks [--quick] [--sizes 1000,10000,50000] [--terminal-only [--runs N]] [--out FILE]
+"""python -m benchmarks [--quick] [--sizes 1000,10000,50000] [--busy N] [--terminal-only [--runs N]] [--out FILE]
 
 Generates synthetic stores in a temp folder, measures the store (and the app, when it can be
 imported) and prints one table; the numbers also go to benchmarks/results/latest.json.
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import app_bench, mcp_bench, measure, terminal
+from .busy import busy_loops
 from .generate import generate
 
 WORKSPACES = {1000: 1, 10000: 100, 50000: 500}
@@ -250,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         default=5,
         help="starts of each kind in the terminal rows (default 5; each row is their median)",
     )
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        metavar="N",
+        help="measure with N busy loops spinning on the CPU (a loaded machine; the MCP targets hold with 2)",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     sizes = (
@@ -266,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n(written to {out})", file=sys.stderr)
         return 0
     results = []
-    with tempfile.TemporaryDirectory(prefix="oda-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="oda-bench-") as tmp, busy_loops(args.busy):
         for size in sizes:
             results.append(run_size(size, Path(tmp), args.quick, not args.no_app))
         # The app runs last: Textual's objects in this process would slow the store's loads.
@@ -280,10 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     data: dict[str, Any] = {
         "machine": measure.machine(),
         "quick": args.quick,
+        "busy_loops": args.busy,
         "targets": TARGETS,
         "results": results,
     }
     text = table(results)
+    if args.busy:
+        text = f"Measured with {args.busy} busy loops spinning on the CPU.\n\n{text}"
     if not args.no_app:
         # As a person sees it: the real process in a terminal, beside a bare Textual app.
         try:

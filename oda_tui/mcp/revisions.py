@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from store import ChatEntry, ChatMemory, Memory, Scope, build_chat_memory
 
@@ -20,6 +21,9 @@ from store import ChatEntry, ChatMemory, Memory, Scope, build_chat_memory
 KEEP = 64
 KEEP_CHARS = 8_000_000
 
+
+#: What a chat receives, entry by entry (``build_chat_memory`` makes its text).
+Entries = tuple[ChatEntry, ...]
 
 #: Each entry's own digest, by its set, id, title and text: a revision is a digest of these,
 #: so a chat of 1,600 memories costs a lookup per memory, not a hash of all its text.
@@ -38,10 +42,20 @@ def _entry_digest(entry: ChatEntry) -> bytes:
     return found
 
 
-def revision_of(memory: ChatMemory) -> str:
-    """The opaque token naming exactly ``memory``: equal memories, equal tokens."""
-    digests = b"".join(_entry_digest(entry) for entry in memory.entries)
-    return "r" + hashlib.blake2b(digests, digest_size=12).hexdigest()
+def _revision(digests: Iterable[bytes]) -> str:
+    return "r" + hashlib.blake2b(b"".join(digests), digest_size=12).hexdigest()
+
+
+def revision_of(entries: Iterable[ChatEntry]) -> str:
+    """The opaque token naming exactly what a chat receives: equal memories, equal tokens."""
+    return _revision(_entry_digest(entry) for entry in entries)
+
+
+def _chars(held: ChatMemory | Entries) -> int:
+    """About how many characters a chat's memory holds (its text when built)."""
+    if isinstance(held, ChatMemory):
+        return len(held.text)
+    return sum(len(e.title) + len(e.text) + 6 for e in held)
 
 
 class SentRevisions:
@@ -50,26 +64,30 @@ class SentRevisions:
     def __init__(self, keep: int = KEEP, keep_chars: int = KEEP_CHARS) -> None:
         self.keep = keep
         self.keep_chars = keep_chars
-        self._held: OrderedDict[str, ChatMemory] = OrderedDict()
+        self._held: OrderedDict[str, ChatMemory | Entries] = OrderedDict()
         self._chars = 0
         self._lock = threading.Lock()  # one process may serve several connections at once
 
-    def remember(self, revision: str, memory: ChatMemory) -> None:
-        """Hold ``memory`` as ``revision`` (again the newest); forget the oldest over the bounds."""
+    def remember(self, revision: str, memory: ChatMemory | Entries) -> None:
+        """Hold ``memory`` (or its entries: the text is built only if it is asked for) as
+        ``revision``, again the newest; forget the oldest over the bounds."""
         with self._lock:
             if revision in self._held:
                 self._held.move_to_end(revision)
                 return
             self._held[revision] = memory
-            self._chars += len(memory.text)
+            self._chars += _chars(memory)
             while len(self._held) > 1 and (len(self._held) > self.keep or self._chars > self.keep_chars):
                 _, old = self._held.popitem(last=False)
-                self._chars -= len(old.text)
+                self._chars -= _chars(old)
 
     def sent(self, revision: str) -> ChatMemory | None:
         """What was sent as ``revision``, if it is still held."""
         with self._lock:
-            return self._held.get(revision)
+            held = self._held.get(revision)
+        if held is None or isinstance(held, ChatMemory):
+            return held
+        return build_chat_memory(held)
 
     def __len__(self) -> int:
         return len(self._held)
@@ -80,57 +98,62 @@ class CurrentMemory:
 
     Building a large chat's text and its digest costs milliseconds; the store hands out the
     same ``Memory`` objects until a file changes, so the same objects mean the same memory, and
-    an entry built for a memory before is used again.
+    the entry and digest made for a memory before are used again. The text is built only when
+    it is asked for (a write's answer needs only the revision).
     """
 
     def __init__(self) -> None:
         self._basis: list[Memory] = []
-        self._memory: ChatMemory | None = None
+        self._entries: Entries = ()
         self._revision = ""
-        self._entries: dict[int, tuple[Memory, ChatEntry]] = {}  # by the memory's identity
+        self._memory: ChatMemory | None = None
+        self._made: dict[int, tuple[Memory, ChatEntry, bytes]] = {}  # by the memory's identity
+        self._built = False
 
-    def get(self, memories: list[Memory]) -> tuple[ChatMemory, str]:
+    def revision(self, memories: list[Memory]) -> tuple[Entries, str]:
         """What a chat receives from ``memories`` (its sets' memories, in order, on and off:
-        the ones on, as ``MemoryStore.chat_memory`` builds it) and its revision."""
+        the ones on, as ``MemoryStore.chat_memory`` gives them), entry by entry, and its revision."""
         basis = self._basis
         same = len(basis) == len(memories) and all(a is b for a, b in zip(basis, memories, strict=True))
-        if self._memory is None or not same:
-            self._memory = build_chat_memory(self._chat_entries(memories))
-            self._revision = revision_of(self._memory)
-            self._basis = memories
-        return self._memory, self._revision
+        if not self._built or not same:
+            made, kept = self._made, {}
+            entries, digests = [], []
+            for memory in memories:
+                if not memory.enabled:
+                    continue
+                found = made.get(id(memory))
+                if found is None or found[0] is not memory:
+                    entry = ChatEntry(memory.id, memory.scope, memory.title, memory.text)
+                    found = (memory, entry, _entry_digest(entry))
+                kept[id(memory)] = found  # holding the memory: its identity is not reused meanwhile
+                entries.append(found[1])
+                digests.append(found[2])
+            self._made, self._basis, self._built = kept, memories, True
+            self._entries, self._revision, self._memory = tuple(entries), _revision(digests), None
+        return self._entries, self._revision
 
-    def _chat_entries(self, memories: list[Memory]) -> list[ChatEntry]:
-        known, kept = self._entries, {}
-        entries = []
-        for memory in memories:
-            if not memory.enabled:
-                continue
-            found = known.get(id(memory))
-            if found is None or found[0] is not memory:
-                found = (memory, ChatEntry(memory.id, memory.scope, memory.title, memory.text))
-            kept[id(memory)] = found  # holding the memory: its identity is not reused meanwhile
-            entries.append(found[1])
-        self._entries = kept
-        return entries
+    def get(self, memories: list[Memory]) -> tuple[ChatMemory, str]:
+        """What a chat receives from ``memories`` and its revision."""
+        entries, revision = self.revision(memories)
+        if self._memory is None:
+            self._memory = build_chat_memory(entries)
+        return self._memory, revision
 
 
-def held_with_own_write(held: ChatMemory, now: ChatMemory, written: tuple[Scope, str]) -> ChatMemory:
+def held_with_own_write(held: Entries, now: Entries, written: tuple[Scope, str]) -> Entries:
     """What a writer holds after its write: ``held`` (the memory it was sent) with the written
     memory as it is in ``now``, and nothing else of ``now``. A later change note from it brings
     exactly what others changed (added, changed or removed) and not the writer's own change.
 
     Entries are in ``now``'s order, so a note never reports an order the writer did not see
     change; one others removed since follows the entry it followed in ``held``."""
-    was = {_key(e): e for e in held.entries}
-    present = {_key(e) for e in now.entries}
-    kept = [
-        e if _key(e) == written else was[_key(e)] for e in now.entries if _key(e) in was or _key(e) == written
-    ]
+    was = {_key(e): e for e in held}
+    present = {_key(e) for e in now}
+    kept = [e if _key(e) == written else was[_key(e)] for e in now if _key(e) in was or _key(e) == written]
     kept_keys = {_key(e) for e in kept}
     after: dict[tuple[Scope, str] | None, list[ChatEntry]] = {}  # removed since, by what they followed
     last: tuple[Scope, str] | None = None
-    for entry in held.entries:
+    for entry in held:
         key = _key(entry)
         if key in kept_keys:
             last = key
@@ -140,7 +163,7 @@ def held_with_own_write(held: ChatMemory, now: ChatMemory, written: tuple[Scope,
     for entry in kept:
         entries.append(entry)
         entries.extend(after.get(_key(entry), []))
-    return build_chat_memory(entries)
+    return tuple(entries)
 
 
 def _key(entry: ChatEntry) -> tuple[Scope, str]:

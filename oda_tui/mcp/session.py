@@ -102,10 +102,11 @@ class ChatSession:
         With ``since`` (the revision the writer holds, if held here): that memory with only the
         written one as it is now, so whatever others changed still comes in the next note.
         Without it: the chat's memory as this call sees it."""
-        now, revision = self.chat_now()
+        memories = [m for scope in self.scopes for m in self.store.memories(scope)]
+        now, revision = self._current.revision(memories)
         held = None if since is None else self.sent.sent(since)
         if held is not None:
-            now = held_with_own_write(held, now, written)
+            now = held_with_own_write(held.entries, now, written)
             revision = revision_of(now)
         self.sent.remember(revision, now)
         return revision

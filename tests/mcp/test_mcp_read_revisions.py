@@ -154,7 +154,7 @@ def test_what_a_writer_holds_is_what_it_held_and_its_own_write() -> None:
 
     held = build_chat_memory([entry("a", "1"), entry("b", "1"), entry("c", "1"), entry("d", "1")])
     now = build_chat_memory([entry("a", "2"), entry("c", "1"), entry("e", "1"), entry("f", "mine")])
-    mine = held_with_own_write(held, now, (None, "f" * 8))
+    mine = build_chat_memory(held_with_own_write(held.entries, now.entries, (None, "f" * 8)))
     # Others changed A, removed B and D and added E: the writer holds none of that, only its F.
     assert [(e.title, e.text) for e in mine.entries] == [
         ("A", "1"),
@@ -166,4 +166,5 @@ def test_what_a_writer_holds_is_what_it_held_and_its_own_write() -> None:
     note = change_note(mine, now)
     assert note is not None and note.startswith('Memory update: added "E"; changed "A"; removed "B", "D".')
     assert same(apply(sections(mine.text), note), now.text)
-    assert change_note(held_with_own_write(held, held, (None, "x" * 8)), held) is None
+    same_again = held_with_own_write(held.entries, held.entries, (None, "x" * 8))
+    assert change_note(build_chat_memory(same_again), held) is None
