@@ -162,3 +162,18 @@ async def test_a_fix_over_a_newer_outside_memory_keeps_it_as_a_version(
         ("settings", "Mine"),
         ("external", "Theirs"),
     ]
+
+
+async def test_a_file_saved_as_a_memory_leaves_the_list_without_a_question(
+    root: Path, store: MemoryStore
+) -> None:
+    first, second = two_problem_files(store)
+    async with run_app(root) as (app, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
+        raw = problems.query_one("#problem-raw", TextArea)
+        await pilot.press("tab", "up", "home", *["right"] * 7, "delete", "ctrl+s")  # "[" gone: a memory
+        await settle(pilot)
+        assert pilot.app.screen is problems  # no question: nothing unsaved was dropped
+        assert [e.path for e in problems.entries] == [second]
+        await wait_until(pilot, lambda: raw.text == "no frontmatter\n", "the next file shown")
+    assert MemoryStore(root).get(GLOBAL, "0badf11e").title == "unclosed"
