@@ -147,10 +147,19 @@ class ProblemsScreen(SubScreen[list[Entry]]):
         option_list.border_title = (
             f"Problems {glyph('dot')} {glyph('secret')} warnings" if warnings else "Not used as memories"
         )
-        if self.entries:
+        if (
+            self.entries
+            and self.is_dirty
+            and self._path_of(self.entries[min(keep, len(self.entries) - 1)]) != self.shown
+        ):
+            # The file being edited is not listed now: its edits stay on screen, and no question
+            # opens by itself (moving on asks, as a key the person presses).
+            with self.prevent(OptionList.OptionHighlighted):
+                option_list.highlighted = min(keep, len(self.entries) - 1)
+        elif self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])
-        else:
+        elif not self.is_dirty:
             self.shown = None
             self.query_one("#problem-head", Static).update(
                 "No problem files: every file in the store is a usable memory."

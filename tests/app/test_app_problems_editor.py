@@ -191,3 +191,14 @@ async def test_a_draft_of_a_file_fixed_since_says_where_its_text_is(root: Path, 
         [said] = [n for n in notices(app) if "0badf11e.md in Problems" in n]
         assert "no longer a problem file" in said and file_draft_path(root, "global/0badf11e.md").name in said
         assert file_draft(root, "global/0badf11e.md") is not None  # still kept: it is the person's text
+
+
+async def test_edits_stay_when_their_file_leaves_the_list(root: Path, store: MemoryStore) -> None:
+    first, _ = two_problem_files(store)
+    async with run_app(root) as (app, pilot, _):
+        problems, raw = await typed_into_first(pilot)
+        first.write_text(memory_file("Fixed outside", "Another program fixed it."), encoding="utf-8")
+        problems.load()  # the list read again (as after any change made here)
+        await settle(pilot)
+        assert pilot.app.screen is problems  # no question opened by itself
+        assert TYPED in raw.text and problems.is_dirty
