@@ -202,3 +202,4 @@ async def test_edits_stay_when_their_file_leaves_the_list(root: Path, store: Mem
         await settle(pilot)
         assert pilot.app.screen is problems  # no question opened by itself
         assert TYPED in raw.text and problems.is_dirty
+        assert problems.shown == first  # a save writes them to their own file, never another
