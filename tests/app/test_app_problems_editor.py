@@ -198,6 +198,7 @@ async def test_edits_stay_when_their_file_leaves_the_list(root: Path, store: Mem
     async with run_app(root) as (app, pilot, _):
         problems, raw = await typed_into_first(pilot)
         first.write_text(memory_file("Fixed outside", "Another program fixed it."), encoding="utf-8")
+        problems.session.store.refresh()
         problems.load()  # the list read again (as after any change made here)
         await settle(pilot)
         assert pilot.app.screen is problems  # no question opened by itself
