@@ -63,8 +63,8 @@ class ConflictDialog(Dialog[Choice]):
                 classes="dialog-question",
             )
             yield Static(
-                "Reload theirs keeps your edits as a draft, then shows their text. Keep mine leaves "
-                "your edits on screen; when you save, their text is kept as a version, so nothing is lost.",
+                "Reload theirs keeps your edits as a draft and shows theirs. Keep mine leaves your "
+                "edits on screen; saving keeps their text as a version.",
                 markup=False,
                 classes="dialog-detail",
             )

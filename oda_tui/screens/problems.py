@@ -95,6 +95,8 @@ class ProblemsScreen(SubScreen[list[Entry]]):
         self._check_timer: Timer | None = None
         self._listed_once = False
         self._entry: Entry | None = None
+        #: The save on its way: the file, the text and the bytes sent.
+        self._saving: tuple[Path, str, bytes] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(icon=glyph("app"))
@@ -145,10 +147,19 @@ class ProblemsScreen(SubScreen[list[Entry]]):
         option_list.border_title = (
             f"Problems {glyph('dot')} {glyph('secret')} warnings" if warnings else "Not used as memories"
         )
-        if self.entries:
+        if (
+            self.entries
+            and self.is_dirty
+            and self._path_of(self.entries[min(keep, len(self.entries) - 1)]) != self.shown
+        ):
+            # The file being edited is not listed now: its edits stay on screen, and no question
+            # opens by itself (moving on asks, as a key the person presses).
+            with self.prevent(OptionList.OptionHighlighted):
+                option_list.highlighted = min(keep, len(self.entries) - 1)
+        elif self.entries:
             option_list.highlighted = min(keep, len(self.entries) - 1)
             self._select(self.entries[option_list.highlighted])
-        else:
+        elif not self.is_dirty:
             self.shown = None
             self.query_one("#problem-head", Static).update(
                 "No problem files: every file in the store is a usable memory."
@@ -383,10 +394,20 @@ class ProblemsScreen(SubScreen[list[Entry]]):
                 return Done("Saved the file.")
             return Done(f"Saved the file. It is the memory “{clean_line(memory.title)}” now.")
 
+        self._saving = (path, text, data)
         self.session.run(asking_about_secrets(write, done), reply_to=self)
+
+    def on_done(self, outcome: Done) -> None:
+        """A save went through: the file holds what was sent (typing since stays unsaved), so
+        the list may move on from it without asking."""
+        if self._saving is not None and self._saving[0] == self.shown:
+            _path, self._loaded_text, self._seen = self._saving
+        self._saving = None
+        super().on_done(outcome)
 
     def on_refused(self, outcome: Refused) -> None:
         """A refused save keeps the edits on screen, unsaved."""
+        self._saving = None
         kept = " Your edits are still in the editor." if self.is_dirty else ""
         self.notify(clean_line(outcome.error) + kept, severity="error", markup=False, timeout=10)
         self.load()
@@ -441,8 +462,12 @@ class ProblemsScreen(SubScreen[list[Entry]]):
         path, scope = entry.path, entry.scope
         name = clean_line(self._relative(path))
 
+        editing = self.is_dirty and path == self.shown
+
         def answered(yes: bool | None) -> None:
             if yes:
+                if editing:
+                    self.drop_edits()  # asked: the question named them
                 self.run_change(
                     lambda store: store.delete(scope, path.stem),
                     f"Deleted {name}. Its bytes wait under Recently deleted.",
@@ -453,7 +478,8 @@ class ProblemsScreen(SubScreen[list[Entry]]):
                 f"Delete the problem file {name}?",
                 yes="Delete",
                 no="Cancel",
-                detail="Its exact bytes wait under Recently deleted (x), where you can restore them.",
+                detail="Its exact bytes wait under Recently deleted (x), where you can restore them."
+                + (" Your unsaved edits to it are dropped." if editing else ""),
             ),
             answered,
         )

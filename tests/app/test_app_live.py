@@ -180,7 +180,7 @@ async def test_a_single_outside_write_shows_without_waiting_for_quiet(
         assert screen.table.painted_generation == screen.table.shown_generation
 
 
-async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
+async def test_the_yaml_view_follows_the_disk_and_reload_theirs_keeps_its_edits(
     root: Path, two: TwoMemories
 ) -> None:
     store, first, _ = two
@@ -194,14 +194,18 @@ async def test_the_yaml_view_follows_the_disk_and_reload_theirs_drops_its_edits(
         edit_outside(path, "title: Reply language", "title: Reply tongue")
         await wait_until(pilot, lambda: "title: Reply tongue" in area.text, "the block to follow the disk")
         assert not editor.is_dirty
-        # Edited here and there: the conflict question; reloading theirs drops the block's edits.
+        # Edited here and there: the conflict question. A draft holds no block, so reloading
+        # theirs (which would drop it) keeps the block's edits; Ctrl+R in the editor drops them.
         area.move_cursor((0, len("title: Reply tongue")))
         await pilot.press(*" mine")
         edit_outside(path, "title: Reply tongue", "title: Reply theirs")
         await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
         await pilot.press("ctrl+r")
-        await wait_until(pilot, lambda: "title: Reply theirs" in area.text, "their block")
-        assert "mine" not in area.text and not editor.is_dirty
+        await settle(pilot)
+        assert "title: Reply tongue mine" in area.text and editor.is_dirty
+        await pilot.press("ctrl+r")  # the editor's revert, asked for
+        await wait_until(pilot, lambda: "mine" not in area.text, "the block's edits dropped")
+        assert not editor.is_dirty
 
 
 @pytest.mark.usefixtures("two")

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, TextArea
 
 from oda_tui.dialogs.confirm import ConfirmDialog
+from oda_tui.own_files.file_drafts import file_draft, file_draft_path
 from oda_tui.screens.main import MainScreen
 from oda_tui.screens.problems import ProblemsScreen
 from store import GLOBAL, MemoryStore
@@ -162,3 +163,44 @@ async def test_a_fix_over_a_newer_outside_memory_keeps_it_as_a_version(
         ("settings", "Mine"),
         ("external", "Theirs"),
     ]
+
+
+async def test_a_file_saved_as_a_memory_leaves_the_list_without_a_question(
+    root: Path, store: MemoryStore
+) -> None:
+    first, second = two_problem_files(store)
+    async with run_app(root) as (app, pilot, _):
+        problems = await open_view(pilot, "exclamation_mark", ProblemsScreen)
+        raw = problems.query_one("#problem-raw", TextArea)
+        await pilot.press("tab", "up", "home", *["right"] * 7, "delete", "ctrl+s")  # "[" gone: a memory
+        await settle(pilot)
+        assert pilot.app.screen is problems  # no question: nothing unsaved was dropped
+        assert [e.path for e in problems.entries] == [second]
+        await wait_until(pilot, lambda: raw.text == "no frontmatter\n", "the next file shown")
+    assert MemoryStore(root).get(GLOBAL, "0badf11e").title == "unclosed"
+
+
+async def test_a_draft_of_a_file_fixed_since_says_where_its_text_is(root: Path, store: MemoryStore) -> None:
+    first, _ = two_problem_files(store)
+    async with run_app(root) as (app, pilot, _):
+        await typed_into_first(pilot)
+        app.exit_from_outside()
+        await closed(pilot)
+    first.write_text(memory_file("Fixed outside", "Another program fixed it."), encoding="utf-8")
+    async with run_app(root, notifications=True) as (app, _, _):
+        [said] = [n for n in notices(app) if "0badf11e.md in Problems" in n]
+        assert "no longer a problem file" in said and file_draft_path(root, "global/0badf11e.md").name in said
+        assert file_draft(root, "global/0badf11e.md") is not None  # still kept: it is the person's text
+
+
+async def test_edits_stay_when_their_file_leaves_the_list(root: Path, store: MemoryStore) -> None:
+    first, _ = two_problem_files(store)
+    async with run_app(root) as (app, pilot, _):
+        problems, raw = await typed_into_first(pilot)
+        first.write_text(memory_file("Fixed outside", "Another program fixed it."), encoding="utf-8")
+        problems.session.store.refresh()
+        problems.load()  # the list read again (as after any change made here)
+        await settle(pilot)
+        assert pilot.app.screen is problems  # no question opened by itself
+        assert TYPED in raw.text and problems.is_dirty
+        assert problems.shown == first  # a save writes them to their own file, never another

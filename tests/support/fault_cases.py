@@ -103,6 +103,11 @@ def _outside_edit(root: Path) -> None:
     path.write_bytes(path.read_bytes().replace(b"\ntwo\n", b"\nsaved by another program\n"))
 
 
+def _problem_saved_outside(root: Path) -> None:
+    """Another program saved the problem file, as a memory, since the Problems screen showed it."""
+    (root / "global" / f"{PROBLEM}.md").write_bytes(_memory_bytes("Saved outside", "their text"))
+
+
 def _part(root: Path) -> None:
     (root / "global" / f".{A}.md.0123abcd.part").write_bytes(b"---\ntitle: Alp")
 
@@ -237,6 +242,7 @@ CASES = [
     Case("undo", lambda s: s.undo(None, A)),
     Case("restore_version", _oldest),
     Case("write_fixed", _fixed, expects=frozenset({"open", "write", "fsync", "replace"})),
+    Case("write_fixed_over_an_outside_save", _fixed, _problem_saved_outside),
     Case("recover_part", _bystander, _part, recovery=True),
     Case("recover_own_new", _bystander, _staged_own, recovery=True),
     Case("recover_their_new", _bystander, _staged_theirs, recovery=True),

@@ -25,6 +25,7 @@ A writer that reports a failure without raising (a cache, a setting saved by the
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -72,7 +73,9 @@ def _picture(s: MemoryStore) -> list[tuple[object, ...]]:
 
 
 def _is_version(rel: str, source: str = "") -> bool:
-    return rel.startswith("history/") and "/versions/" in rel and rel.endswith(f"{source}.md")
+    """``rel`` is a kept version (of ``source``, also one numbered for a moment taken twice)."""
+    in_history = rel.startswith("history/") and "/versions/" in rel
+    return in_history and re.search(rf"{re.escape(source)}(-\d+)?\.md\Z", rel) is not None
 
 
 def spec_refusal(exc: BaseException) -> bool:
@@ -193,10 +196,17 @@ class Harness:
     def _outside_kept(self, tree: dict[str, Entry]) -> dict[str, Entry]:
         """``tree`` without the version of an outside edit, as the clean run kept it: keeping
         another program's save is not part of the change that was refused."""
+        kept = {
+            rel
+            for rel, entry in tree.items()
+            if _is_version(rel, "-external") and rel not in self.before and self.clean.get(rel) == entry
+        }
+        # The folders made to hold it (a problem file had no history yet) go with it.
+        folders = {str(parent) for rel in kept for parent in Path(rel).parents if str(parent) != "."}
         return {
             rel: entry
             for rel, entry in tree.items()
-            if not (_is_version(rel, "-external") and rel not in self.before and self.clean.get(rel) == entry)
+            if rel not in kept and not (rel in folders and rel not in self.before and rel in self.clean)
         }
 
     def _afterwards(self, s: MemoryStore | None, refused: CouldNotChange | None) -> list[str]:

@@ -1,5 +1,6 @@
 """The app's own writers held to the fault harness (``tests.support.fault_harness.check_writer``):
-its state files (drafts, review marks, the crash log) and settings.json.
+its state files (drafts, the Problems screen's file drafts, review marks, the crash log) and
+settings.json.
 
 Each ``Writer`` builds its tree (a store root ``oda`` where it needs one, the state folder
 ``state``, the config folder ``config``) and makes one write in it. Refused means an
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from oda_tui.config.paths import CONFIG_ENV, STATE_ENV
 from oda_tui.config.theming import save_theme
-from oda_tui.own_files import drafts, review_marks
+from oda_tui.own_files import drafts, file_drafts, review_marks
 from oda_tui.own_files.crash_log import write_crash_log
 from store import MemoryStore
 from store.disk.layout import history_dir
@@ -90,6 +91,24 @@ def _forget_draft(tree: Path) -> None:
     drafts.forget(drafts.draft_path(tree / ROOT, None, MEMORY, tree / STATE / drafts.FOLDER))
 
 
+def _build_file_drafts(tree: Path) -> None:
+    folder = tree / STATE / drafts.FOLDER / file_drafts.FOLDER
+    folder.mkdir(parents=True, mode=0o700)
+    older = file_drafts.new_file_draft(tree / ROOT, "global/0badf11e.md", "an older draft\n", b"broken\n")
+    file_drafts.keep_file_draft(older, folder)
+
+
+def _keep_file_draft(tree: Path) -> object:
+    draft = file_drafts.FileDraft(
+        drafts.store_key(tree / ROOT),
+        "global/0badf11e.md",
+        "---\ntitle: [fixed\n",
+        "0" * 64,
+        "2026-01-02T03:04:05+00:00",
+    )
+    return file_drafts.keep_file_draft(draft, tree / STATE / drafts.FOLDER / file_drafts.FOLDER)
+
+
 def _build_review(tree: Path) -> None:
     s = MemoryStore(tree / ROOT, hold_index=True)
     made = s.create(None, "Alpha", "one", via="chat")
@@ -147,6 +166,7 @@ WRITERS = [
     Writer("keep_draft", _build_drafts, _keep_draft, refused=is_os_error),
     Writer("read_drafts", _build_drafts, _read_drafts, refused=is_os_error, quiet=True),
     Writer("forget_draft", _build_drafts, _forget_draft, quiet=True),
+    Writer("keep_problems_file_draft", _build_file_drafts, _keep_file_draft, refused=is_os_error),
     Writer("mark_reviewed", _build_review, _mark_version, refused=is_os_error),
     Writer("mark_newest_reviewed", _build_review, _mark_newest, refused=is_os_error, quiet=True),
     Writer("carry_mark", _build_review, _carry_mark, refused=is_os_error),

@@ -196,6 +196,16 @@ class DetailPane(TabbedContent):
         """Show the text on disk; the edits it drops are kept as a draft first (the prompt
         opened by itself), or, when that cannot be done, stay in the editor."""
         editor = self.editor
+        if editor.raw_mode and editor.frontmatter.is_dirty:
+            editor.keep_mine(latest)  # a draft holds no frontmatter block: nothing is dropped unkept
+            self.notify(
+                "Your edits to the frontmatter cannot be kept as a draft, so they stay in the editor. "
+                "Save them (their text is kept as a version), or drop them with Ctrl+R.",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+            return
         # The main screen's ``DraftKeeper`` (named, not imported: it knows this pane).
         drafts = getattr(self.screen, "drafts", None)
         keep_discarded: Callable[[], Path | None] = getattr(drafts, "keep_discarded", lambda: None)

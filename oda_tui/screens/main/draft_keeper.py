@@ -15,17 +15,18 @@ wait.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
-from store import scope_label
+from store import GLOBAL_DIR, WORKSPACES_DIR, Memory, is_valid_id, is_valid_key, scope_label
 
 from ...keys.actions import ACTIONS
 from ...keys.bindings import current_keys, person_keymap, spoken_key
 from ...own_files.drafts import KeptDraft, forget, keep, kept_drafts, new_draft
-from ...own_files.file_drafts import kept_file_drafts
+from ...own_files.file_drafts import file_draft_path, kept_file_drafts
 from ...text.safe import clean_line
 from ...text.words import CREATES_AGAIN
 
@@ -133,19 +134,45 @@ class DraftKeeper:
         screen.notify(message, severity="warning", markup=False, timeout=15)
 
     def _point_to_file_drafts(self) -> None:
-        """Say where the Problems screen's kept edits wait: they come back when their file is shown."""
+        """Say where the Problems screen's kept edits wait: they come back when their file is
+        shown; a file gone since is named with the draft that holds the text."""
         screen = self._screen
-        kept = kept_file_drafts(screen.session.root)
-        if not kept:
-            return
-        names = ", ".join(clean_line(d.file) for d in kept[:3]) + (", …" if len(kept) > 3 else "")
-        screen.notify(
-            f"Your unsaved edits to {names} in Problems were kept when the app was closed. "
-            f"Press {self._shown_key('view.problems')} and choose the file to get them back.",
-            severity="warning",
-            markup=False,
-            timeout=15,
-        )
+        root = screen.session.root
+        kept = kept_file_drafts(root)
+        there = [d for d in kept if os.path.lexists(root / d.file) and not self._is_memory(d.file)]
+        if there:
+            names = ", ".join(clean_line(d.file) for d in there[:3]) + (", …" if len(there) > 3 else "")
+            screen.notify(
+                f"Your unsaved edits to {names} in Problems were kept when the app was closed. "
+                f"Press {self._shown_key('view.problems')} and choose the file to get them back.",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+        for draft in (d for d in kept if d not in there):
+            screen.notify(
+                f"Your unsaved edits to {clean_line(draft.file)} in Problems were kept when the app was "
+                f"closed, but it is no longer a problem file. Your text is in "
+                f"{clean_line(str(file_draft_path(root, draft.file)))}.",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+
+    def _is_memory(self, relative: str) -> bool:
+        """True when the store's file at ``relative`` reads as a memory now (so Problems does
+        not list it)."""
+        parts = relative.split("/")
+        if len(parts) == 2 and parts[0] == GLOBAL_DIR:
+            scope: str | None = None
+        elif len(parts) == 3 and parts[0] == WORKSPACES_DIR:
+            scope = parts[1]
+        else:
+            return False
+        memory_id = parts[-1].removesuffix(".md")
+        if not is_valid_id(memory_id) or (scope is not None and not is_valid_key(scope)):
+            return False
+        return isinstance(self._screen.session.store.find(scope, memory_id), Memory)
 
     def _shown_key(self, action_id: str) -> str:
         """The key that runs ``action_id`` now, as the footer shows it (``!``)."""
