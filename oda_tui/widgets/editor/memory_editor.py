@@ -222,6 +222,7 @@ class MemoryEditor(Vertical):
 
     def clear(self, hint: str) -> None:
         """Show no memory, only a hint."""
+        self._dropped = None
         self.query_one("#editor-empty", Static).update(hint)
         self._show_form(False)
         self.raw_mode = False
@@ -232,6 +233,7 @@ class MemoryEditor(Vertical):
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
         if not same:
             self.raw_mode = False
+            self._dropped = None  # another memory's dropped edits never come back over this one
         elif self.raw_mode:
             # Show the block as it is on disk now; edits to it were dropped by whoever asked
             # (reload theirs, discard), and keys typed after this call are kept.
@@ -243,6 +245,7 @@ class MemoryEditor(Vertical):
 
     def start_new(self, scope: Scope) -> None:
         """Open an empty draft for a new memory in ``scope``."""
+        self._dropped = None
         self._show_form(True)
         self.raw_mode = False
         self._fill("", "", keep_cursor=False)
@@ -267,6 +270,7 @@ class MemoryEditor(Vertical):
 
     def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
         """A save went through; adopt the stored values unless the person typed on meanwhile."""
+        self._dropped = None
         typed_on = self.title_input.value != clean_line(sent_title) or self.text_area.text != clean_block(
             sent_text
         )
