@@ -76,6 +76,10 @@ def columns(rows: list[list[str]], *, right: frozenset[int] = frozenset()) -> li
         return []
     from rich.cells import cell_len  # the width a terminal gives each character, as the app's
 
+    from ..text.cell_widths import measure_modifiers_as_drawn
+
+    measure_modifiers_as_drawn()
+
     widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:

@@ -22,7 +22,7 @@ class OdaApp:
     crash_line = None
     return_code = 0
 
-    def __init__(self, root, workspace=None, *, first_read=None):
+    def __init__(self, root, workspace=None, *, first_read=None, root_named=False):
         self.root = Path(root)
         self.first_read = first_read
 

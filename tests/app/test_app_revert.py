@@ -55,6 +55,9 @@ async def test_the_dropped_edits_are_not_brought_to_another_memory(root: Path, s
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert editor.text_area.text == "Black." and not editor.is_dirty
+        await pilot.press("up")  # back on Tea: its dropped edits went with the move
+        await settle(pilot)
+        assert editor.title_input.value == "Tea" and "revert" not in offered(screen)
 
 
 async def test_an_empty_new_memory_states_no_rule(root: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from oda_tui.text.cell_widths import measure_modifiers_as_drawn
 from store import GLOBAL, MemoryStore
 from store.exchange.export import export_store
 from tests.support.cli import run_cli, run_cli_on_terminal
@@ -108,5 +109,7 @@ def test_list_aligns_columns_by_display_width(tmp_path: Path) -> None:
     r = run_cli("list", "--root", store.root)
     lines = r.out.splitlines()
     assert len(lines) == 4
-    # The token column is right-aligned last: every line ends at the same display column.
+    # The token column is right-aligned last: every line ends at the same display column (a
+    # skin-tone modifier measured as the wide character terminals draw, as the app measures it).
+    measure_modifiers_as_drawn()
     assert len({cell_len(line) for line in lines}) == 1, [cell_len(line) for line in lines]

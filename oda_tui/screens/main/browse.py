@@ -161,7 +161,7 @@ class BrowsePane(Horizontal):
         if len(unreadable) == 1:
             [shut] = unreadable
             shown = self._shown_folder(shut.path)
-            items.append((f"{shown} could not be read: {shut.error} (press !)", f"! {shown} unreadable"))
+            items.append((f"{shown} could not be read: {shut.error} (press !)", f"! {shown}: {shut.error}"))
         elif unreadable:
             items.append(
                 (f"{len(unreadable)} folders could not be read (press !)", f"! {len(unreadable)} unreadable")

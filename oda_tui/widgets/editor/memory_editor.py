@@ -28,7 +28,11 @@ from ...text.safe import clean_block, clean_line
 from ..frontmatter_view import FrontmatterView
 from .counts import Limits, text_length, title_length, tokens_text
 from .draft import Draft
+from .memory_text import MemoryText
 from .messages import DirtyChanged, FrontmatterSaveRequested, SaveRequested
+
+#: A paste that would make the text this many times longer than its limit is held (``MemoryText``).
+HOLD_FACTOR = 2
 
 Check = Callable[[str], str | None]
 
@@ -113,7 +117,9 @@ class MemoryEditor(Vertical):
             with Horizontal(classes="field-head"):
                 yield Label("Text", classes="field-label")
                 yield Label("", id="text-count", classes="counter", markup=False)
-            yield TextArea(id="text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
+            text = MemoryText(id="text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False)
+            text.hold_over = HOLD_FACTOR * self.limits.text
+            yield text
             yield Static("", id="validation", markup=False)
 
     def configure(self, limits: Limits, check_title: Check, check_text: Check) -> None:
@@ -122,7 +128,8 @@ class MemoryEditor(Vertical):
         self._check_text = check_text
         self.limits = limits
 
-    def watch_limits(self) -> None:
+    def watch_limits(self, limits: Limits) -> None:
+        self.query_one("#text", MemoryText).hold_over = HOLD_FACTOR * limits.text
         if self.draft.has_memory:
             self._update_counters()
 
@@ -215,6 +222,7 @@ class MemoryEditor(Vertical):
 
     def clear(self, hint: str) -> None:
         """Show no memory, only a hint."""
+        self._dropped = None
         self.query_one("#editor-empty", Static).update(hint)
         self._show_form(False)
         self.raw_mode = False
@@ -225,6 +233,7 @@ class MemoryEditor(Vertical):
         same = self.memory is not None and self.memory.id == memory.id and not self.is_new
         if not same:
             self.raw_mode = False
+            self._dropped = None  # another memory's dropped edits never come back over this one
         elif self.raw_mode:
             # Show the block as it is on disk now; edits to it were dropped by whoever asked
             # (reload theirs, discard), and keys typed after this call are kept.
@@ -236,6 +245,7 @@ class MemoryEditor(Vertical):
 
     def start_new(self, scope: Scope) -> None:
         """Open an empty draft for a new memory in ``scope``."""
+        self._dropped = None
         self._show_form(True)
         self.raw_mode = False
         self._fill("", "", keep_cursor=False)
@@ -260,6 +270,7 @@ class MemoryEditor(Vertical):
 
     def saved(self, memory: Memory, sent_title: str, sent_text: str) -> None:
         """A save went through; adopt the stored values unless the person typed on meanwhile."""
+        self._dropped = None
         typed_on = self.title_input.value != clean_line(sent_title) or self.text_area.text != clean_block(
             sent_text
         )
@@ -365,6 +376,41 @@ class MemoryEditor(Vertical):
             field = self.title_input
             cursor = cell_len(field.value[: field.cursor_position])
             field.scroll_to_region(Region(cursor, 0, 1, 1), force=True, animate=False, immediate=True)
+
+    @on(MemoryText.PasteHeld)
+    def _paste_held(self, event: MemoryText.PasteHeld) -> None:
+        """Say at once that the paste is far over the limit, and offer the part that fits."""
+        from ...dialogs import ConfirmDialog
+
+        event.stop()
+        pasted, room = event.text, max(self.limits.text - event.kept, 0)
+        if not room:
+            self.notify(
+                f"Not pasted: the {count(len(pasted))} characters would take the text past its limit of "
+                f"{count(self.limits.text)}, which it has reached already.",
+                severity="warning",
+                markup=False,
+            )
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                area = self.text_area
+                area.replace(pasted[:room], *area.selection)
+                area.focus()
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"The text you pasted has {count(len(pasted))} characters; a memory's text holds "
+                f"{count(self.limits.text)}.",
+                yes=f"Paste the first {count(room)}",
+                no="Do not paste",
+                danger=False,
+                detail="It was not put in the editor: a save would refuse that much. Paste what fits, "
+                "or paste it in parts, one memory each.",
+            ),
+            answered,
+        )
 
     @on(Input.Submitted, "#title")
     def _title_submitted(self, event: Input.Submitted) -> None:
