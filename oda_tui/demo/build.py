@@ -43,13 +43,17 @@ class SampleBuild:
 
     def wait(self) -> Path:
         """The store's root once it is written; ``RuntimeError`` when it could not be."""
-        pid, self._pid = self._pid, None
+        pid = self._pid
         if pid is not None:
+            # The child stays known to ``stop`` while this waits: a signal that ends the start
+            # meanwhile must end the child before its folder is removed.
             try:
                 _, status = os.waitpid(pid, 0)
                 failed = os.waitstatus_to_exitcode(status) != 0
             except ChildProcessError:  # reaped by ``stop`` meanwhile: the app is ending
                 failed = True
+            finally:
+                self._pid = None
             if failed:
                 raise RuntimeError("The demo's sample store could not be written.")
         return self.root
