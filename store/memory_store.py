@@ -19,7 +19,7 @@ from store.checks.chat import build_chat_memory
 from store.checks.duplicates import find_duplicates, find_similar
 from store.checks.secrets import SecretWarning, secret_warnings
 from store.disk import safe_io
-from store.disk.layout import history_dir, history_scope_dir, is_valid_id, is_valid_key
+from store.disk.layout import SETTINGS_FILE, history_dir, history_scope_dir, is_valid_id, is_valid_key
 from store.disk.layout import memory_path as _memory_path
 from store.durable import agent_changes, history
 from store.errors import UnknownMemory
@@ -43,6 +43,7 @@ from store.model import (
 from store.read.disk_sync import DiskSync
 from store.read.followed import ChangeFeed, Followed
 from store.read.picture import Picture, in_order
+from store.read.settings import read_settings
 from store.write.budget import Budget, chat_tokens
 from store.write.changes import Changes
 from store.write.frontmatter_edit import block_problem, change_frontmatter
@@ -88,6 +89,13 @@ class MemoryStore:
         """The limits in force (settings.yaml, or the defaults)."""
         self._loaded()
         return self._sync.limits
+
+    def limits_in_settings(self) -> Limits:
+        """The limits settings.yaml sets now (or the defaults), read without loading the
+        memories: what a list of tools and their limits needs, at once on a large store."""
+        if self._sync.state is not None:
+            return self.limits
+        return read_settings(self.root, self.root / SETTINGS_FILE)[0]
 
     def settings_problems(self) -> list[str]:
         """One message for each bad line of settings.yaml (its key falls back to the default)."""
@@ -515,6 +523,15 @@ class MemoryStore:
         Returns the paths whose state changed; the store's own writes return nothing.
         """
         return self._sync.refresh(paths)
+
+    def refresh_or_load(self) -> set[Path]:
+        """``refresh()``, except on a store not loaded yet: then the load, which reads the disk
+        as it is now, is all there is to do (a full look right after it finds nothing new, and
+        costs half as much again at 10,000 memories). Returns the paths whose state changed."""
+        if self._sync.state is None:
+            self._loaded()
+            return set()
+        return self.refresh()
 
     def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
         """``refresh()`` for the sets of ``scopes`` only (``GLOBAL`` or workspace keys): what a

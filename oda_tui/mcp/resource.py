@@ -65,8 +65,12 @@ class Subscribers:
 
 
 def _changed_text(session: ChatSession, paths: set[Path] | None) -> str:
-    """Re-read ``paths`` (everything when None) and return the chat's text."""
-    session.store.refresh(paths)
+    """Re-read ``paths`` (everything when None: the first look of a session loads the store,
+    which reads everything as it is once the watch is in place) and return the chat's text."""
+    if paths is None:
+        session.store.refresh_or_load()
+    else:
+        session.store.refresh(paths)
     return session.store.chat_memory(session.workspace).text
 
 

@@ -105,9 +105,10 @@ def _result(outcome: ToolResult) -> types.CallToolResult:
 
 
 def _limits(session: ChatSession) -> Limits:
-    """The limits in force now (the defaults while the folder cannot be read)."""
+    """The limits in force now (the defaults while the folder cannot be read); listing the
+    tools does not wait for the store to load."""
     try:
-        return session.store.limits
+        return session.store.limits_in_settings()
     except OSError:
         return Limits()
 

@@ -154,7 +154,11 @@ class Changes(Transactions):
         check_via(via)
         if not is_valid_id(memory_id):
             return None
-        if not isinstance(self.sync.loaded().by_scope.get(scope, {}).get(memory_id), Problem):
+        try:
+            seen = self.sync.loaded().by_scope.get(scope, {}).get(memory_id)
+        except OSError:
+            return None  # the edit's own transaction refuses a load that meets a fault
+        if not isinstance(seen, Problem):
             return None  # as last seen: a file that just became a problem is refused as one
         with self.transaction(scope, memory_id):
             path = _memory_path(self.root, scope, memory_id)

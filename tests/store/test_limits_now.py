@@ -72,3 +72,14 @@ def test_a_restored_deleted_memory_keeps_its_text_as_a_restore_version(
     assert back is not None and back.text == "fixed while deleted"
     newest = store.versions(GLOBAL, memory.id)[0]
     assert (newest.source, newest.text) == ("restore", "fixed while deleted")
+
+
+def test_the_limits_in_settings_are_read_without_loading_the_memories(root: Path) -> None:
+    write_raw(root / "settings.yaml", "title_max_chars: 50\n")
+    write_raw(root / "global" / "abcdef01.md", "---\ntitle: T\nenabled: true\nsource: user\n---\n\nx\n")
+    store = MemoryStore(root)
+    assert store.limits_in_settings().title_max_chars == 50
+    assert store._sync.state is None  # nothing of the memories was read
+    write_raw(root / "settings.yaml", "title_max_chars: 60\n")
+    assert store.limits_in_settings().title_max_chars == 60
+    assert store.limits.title_max_chars == 60  # loaded now: the store's own reading
