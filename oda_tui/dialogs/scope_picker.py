@@ -35,6 +35,8 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.PICKER)
     HELP_PLACES = (Place.PICKER, Place.LISTS)
+    #: The choices, not the question above them (focusable too, when it is long enough to scroll).
+    AUTO_FOCUS = "#scope-choices"
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()

@@ -134,6 +134,7 @@ async def test_the_scope_picker_fits_with_a_long_title_and_many_workspaces(
         choices = picker.query_one("#scope-choices", OptionList)
         assert_within_screen(app, picker, [choices])
         assert choices.region.height >= 5
+        assert picker.focused is choices
         # "New workspace…", then a key that is not one: the field and the rule shown under the list.
         choices.highlighted = choices.option_count - 1
         await pilot.press("enter", *"no/slash", "enter")
@@ -142,3 +143,34 @@ async def test_the_scope_picker_fits_with_a_long_title_and_many_workspaces(
         assert_within_screen(
             app, picker, [choices, picker.query_one("#new-key"), picker.query_one("#new-key-problem")]
         )
+
+
+async def test_tab_reaches_the_text_only_when_it_scrolls(root: Path) -> None:
+    store = MemoryStore(root)
+    memory = store.create(GLOBAL, "Notes", LONG_TEXT)
+    async with run_app(root, size=(80, 24), watch=True) as (app, pilot, screen):
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.editor.memory_id is not None, "the editor")
+        await pilot.press("end", *" mine")
+        path = store.memory_path(GLOBAL, memory.id)
+        path.write_text(path.read_text(encoding="utf-8").replace("Line", "Row"), encoding="utf-8")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConflictDialog), "the conflict prompt")
+        await settle(pilot)
+        dialog = app.screen
+        body = dialog.query_one(DialogBody)
+        await pilot.press("tab")  # from Keep mine, round to the text
+        assert dialog.focused is body
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert body.scroll_y > 0
+        await pilot.press("k")
+        await settle(pilot)
+        # A short question: Tab goes from button to button only.
+        question = ConfirmDialog("Delete “Notes” from Global?", yes="Delete")
+        await app.push_screen(question)
+        await settle(pilot)
+        seen = set()
+        for _ in range(4):
+            await pilot.press("tab")
+            seen.add(question.focused)
+        assert seen == set(question.query(Button))
