@@ -50,6 +50,8 @@ def _normal_keys(keys: str) -> str:
 
 #: Under this many columns the scopes pane collapses (``.-tiny``) and the list gets the room.
 TINY_WIDTH = 70
+#: Under this many rows (``.-short``) lists in dialogs show fewer rows, so what is under them fits.
+SHORT_HEIGHT = 30
 
 
 class OdaApp(App[None]):
@@ -146,6 +148,7 @@ class OdaApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         # Under 70 columns the scopes pane collapses to a strip until it has the focus.
         self.set_class(event.size.width < TINY_WIDTH, "-tiny")
+        self.set_class(event.size.height < SHORT_HEIGHT, "-short")
         # The header's line is fitted to the width (``format_title``), so fitted again once the
         # new size is the app's: Textual makes it only when a title changes.
         self.call_after_refresh(self._fit_headers)

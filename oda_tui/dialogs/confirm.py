@@ -13,6 +13,7 @@ from ..keys.bindings import bindings
 from ..text.glyphs import app_words
 from ..text.safe import clean_block
 from ..widgets.key_footer import KeyFooter
+from .body import DialogBody
 from .dialog import Dialog
 
 
@@ -42,9 +43,10 @@ class ConfirmDialog(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(app_words(clean_block(self.question)), markup=False, classes="dialog-question")
-            if self.detail:
-                yield Static(app_words(clean_block(self.detail)), markup=False, classes="dialog-detail")
+            with DialogBody():
+                yield Static(app_words(clean_block(self.question)), markup=False, classes="dialog-question")
+                if self.detail:
+                    yield Static(app_words(clean_block(self.detail)), markup=False, classes="dialog-detail")
             with Horizontal(classes="dialog-buttons"):
                 yield self.button(
                     self.yes_label, "dialog.yes", id="yes", variant="error" if self.danger else "primary"

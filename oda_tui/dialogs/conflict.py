@@ -6,7 +6,7 @@ from typing import Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ..keys.actions import Place
@@ -15,6 +15,7 @@ from ..text.diffing import colourless, word_diff
 from ..text.glyphs import app_words
 from ..text.safe import clean_line
 from ..widgets.key_footer import KeyFooter
+from .body import DialogBody
 from .dialog import Dialog
 
 Choice = Literal["theirs", "mine"]
@@ -54,30 +55,33 @@ class ConflictDialog(Dialog[Choice]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(
-                app_words(
-                    f"“{clean_line(self.memory_title)}” was changed on disk by another program "
-                    "while you have unsaved edits."
-                ),
-                markup=False,
-                classes="dialog-question",
-            )
-            yield Static(
-                "Reload theirs keeps your edits as a draft and shows theirs. Keep mine leaves your "
-                "edits on screen; saving keeps their text as a version.",
-                markup=False,
-                classes="dialog-detail",
-            )
-            if self.theirs is not None and self.mine is not None:
+            with DialogBody():
                 yield Static(
-                    app_words("From theirs to yours ([-…-]: only on disk, {+…+}: only in your edits):")
-                    if colourless()
-                    else "From theirs to yours (red: only on disk, green: only in your edits):",
+                    app_words(
+                        f"“{clean_line(self.memory_title)}” was changed on disk by another program "
+                        "while you have unsaved edits."
+                    ),
+                    markup=False,
+                    classes="dialog-question",
+                )
+                yield Static(
+                    "Reload theirs keeps your edits as a draft and shows theirs. Keep mine leaves your "
+                    "edits on screen; saving keeps their text as a version.",
                     markup=False,
                     classes="dialog-detail",
                 )
-                with VerticalScroll(id="conflict-diff"):
-                    yield Static(side_diff(self.theirs, self.mine), id="conflict-diff-text", markup=False)
+                if self.theirs is not None and self.mine is not None:
+                    yield Static(
+                        app_words("From theirs to yours ([-…-]: only on disk, {+…+}: only in your edits):")
+                        if colourless()
+                        else "From theirs to yours (red: only on disk, green: only in your edits):",
+                        markup=False,
+                        classes="dialog-detail",
+                    )
+                    # Not a scroll of its own: the whole body scrolls, so a long diff never pushes
+                    # the buttons off a small screen.
+                    with Vertical(id="conflict-diff"):
+                        yield Static(side_diff(self.theirs, self.mine), id="conflict-diff-text", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield self.button("Reload theirs", "conflict.theirs", id="theirs", variant="warning")
                 yield self.button("Keep mine", "conflict.mine", id="mine", variant="primary")

@@ -16,6 +16,7 @@ from ..text.glyphs import app_words, glyph
 from ..text.safe import clean_line
 from ..widgets.key_footer import KeyFooter
 from ..widgets.keyed_option_list import KeyedOptionList
+from .body import DialogBody
 from .dialog import Dialog
 
 # Not valid workspace keys, so they cannot clash with one.
@@ -34,6 +35,8 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
     CSS_PATH = "dialogs.tcss"
     BINDINGS = bindings(Place.PICKER)
     HELP_PLACES = (Place.PICKER, Place.LISTS)
+    #: The choices, not the question above them (focusable too, when it is long enough to scroll).
+    AUTO_FOCUS = "#scope-choices"
 
     def __init__(self, question: str, scopes: list[Scope]) -> None:
         super().__init__()
@@ -42,15 +45,19 @@ class ScopePicker(Dialog[tuple[Scope] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(app_words(clean_line(self.question)), markup=False, classes="dialog-question")
-            yield KeyedOptionList(
-                *(Option(Text(scope_label(s)), id=GLOBAL_ID if s is None else s) for s in self.scopes),
-                Option(Text(f"New workspace{glyph('more')}", style="italic"), id=NEW_ID),
-                id="scope-choices",
-                markup=False,
-            )
-            yield Input(id="new-key", placeholder="the new workspace's key, then Enter")
-            yield Static("", id="new-key-problem", markup=False)
+            with DialogBody():
+                yield Static(app_words(clean_line(self.question)), markup=False, classes="dialog-question")
+            # Docked under the question like a dialog's buttons: a long question scrolls, the
+            # choices stay in view.
+            with Vertical(id="scope-answer"):
+                yield KeyedOptionList(
+                    *(Option(Text(scope_label(s)), id=GLOBAL_ID if s is None else s) for s in self.scopes),
+                    Option(Text(f"New workspace{glyph('more')}", style="italic"), id=NEW_ID),
+                    id="scope-choices",
+                    markup=False,
+                )
+                yield Input(id="new-key", placeholder="the new workspace's key, then Enter")
+                yield Static("", id="new-key-problem", markup=False)
         yield KeyFooter()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
