@@ -244,6 +244,9 @@ class DiskSync:
             changed |= self._load_rest(sets, ignored)
             state.ignored = ignored
             self._take_workspaces(dict(workspaces))
+            # Only now: ``loaded`` takes no lock while ``partial`` is None, and must not hand
+            # out a picture half filled.
+            self.partial = None
             return changed  # what came with the rest is new, as in a first load
         if state.items:
             changed |= self._rescan_sets(sets, ignored)
@@ -291,7 +294,7 @@ class DiskSync:
         """Complete a picture ``load_scopes`` began: its sets brought up to date, every other
         one loaded (from the parse index where it is current). The paths of its sets whose
         state changed."""
-        partial, self.partial = self.partial, None
+        partial = self.partial
         assert partial is not None
         mine = [s for s in sets if s[0] in partial]
         changed = self._rescan_sets(mine, ignored)  # (drops what went, its folder too)
