@@ -87,7 +87,7 @@ class MemoryStore:
     @property
     def limits(self) -> Limits:
         """The limits in force (settings.yaml, or the defaults)."""
-        self._loaded()
+        self._sync.loaded_for(())
         return self._sync.limits
 
     def limits_in_settings(self) -> Limits:
@@ -109,7 +109,7 @@ class MemoryStore:
     def memories(self, scope: Scope) -> list[Memory]:
         """The problem-free memories of a scope, in (created, id) order."""
         with self._picture_lock:
-            state = self._loaded()
+            state = self._sync.loaded_for((scope,))
             ordered = state.ordered.get(scope)
             if ordered is None:
                 ordered = in_order(state.by_scope.get(scope, {}).values())
@@ -118,14 +118,14 @@ class MemoryStore:
 
     def get(self, scope: Scope, memory_id: str) -> Memory:
         """One memory; an unknown id (or a problem file) is refused with the spec's message."""
-        item = self._loaded().by_scope.get(scope, {}).get(memory_id)
+        item = self._sync.loaded_for((scope,)).by_scope.get(scope, {}).get(memory_id)
         if not isinstance(item, Memory):
             raise UnknownMemory(memory_id)
         return item
 
     def find(self, scope: Scope, memory_id: str) -> Memory | Problem | None:
         """What the file of that id is now: a memory, a problem file, or nothing."""
-        return self._loaded().by_scope.get(scope, {}).get(memory_id)
+        return self._sync.loaded_for((scope,)).by_scope.get(scope, {}).get(memory_id)
 
     def problems(self) -> list[Problem]:
         """Every problem file, by scope then path."""
@@ -212,7 +212,7 @@ class MemoryStore:
         """The estimate of ``chat_memory(workspace)``, without building its text."""
         check_scope(workspace)
         with self._picture_lock:
-            return chat_tokens(self._loaded(), workspace)
+            return chat_tokens(self._sync.loaded_for((None, workspace)), workspace)
 
     # --- history -----------------------------------------------------------------------------
 
@@ -524,14 +524,36 @@ class MemoryStore:
         """
         return self._sync.refresh(paths)
 
-    def refresh_or_load(self) -> set[Path]:
+    def refresh_or_load(self, first: Iterable[Scope] | None = None) -> set[Path]:
         """``refresh()``, except on a store not loaded yet: then the load, which reads the disk
         as it is now, is all there is to do (a full look right after it finds nothing new, and
-        costs half as much again at 10,000 memories). Returns the paths whose state changed."""
+        costs half as much again at 10,000 memories). Returns the paths whose state changed.
+
+        ``first``: on a store not loaded yet, load only the sets of these scopes (what one
+        chat receives); the rest is loaded by ``load_rest``, or by the first read or change
+        that needs it."""
         if self._sync.state is None:
-            self._loaded()
+            if first is None:
+                self._loaded()
+            else:
+                self.load_scopes(first)
             return set()
         return self.refresh()
+
+    def load_scopes(self, scopes: Iterable[Scope]) -> None:
+        """On a store not loaded yet, load only the sets of ``scopes`` (``GLOBAL`` or workspace
+        keys), with no look at any other set: a chat's first answer needs nothing more. Every
+        read of another set, and every change (its budget check sees every chat it reaches),
+        loads the rest first; so does ``load_rest``. Nothing happens on a loaded store."""
+        scopes = list(scopes)
+        for scope in scopes:
+            check_scope(scope)
+        self._sync.load_scopes(scopes)
+
+    def load_rest(self) -> None:
+        """Load the sets ``load_scopes`` left out (nothing when every set is loaded), e.g. in a
+        background thread once a chat's first answer is sent, so no later call waits for them."""
+        self._loaded()
 
     def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
         """``refresh()`` for the sets of ``scopes`` only (``GLOBAL`` or workspace keys): what a

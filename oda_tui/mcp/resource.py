@@ -65,10 +65,11 @@ class Subscribers:
 
 
 def _changed_text(session: ChatSession, paths: set[Path] | None) -> str:
-    """Re-read ``paths`` (everything when None: the first look of a session loads the store,
-    which reads everything as it is once the watch is in place) and return the chat's text."""
+    """Re-read ``paths`` (everything when None: the first look of a session loads the chat's
+    own sets, as they are once the watch is in place, and the rest waits for the first answer
+    to be sent) and return the chat's text."""
     if paths is None:
-        session.store.refresh_or_load()
+        session.store.refresh_or_load(session.scopes)
     else:
         session.store.refresh(paths)
     return session.store.chat_memory(session.workspace).text

@@ -60,16 +60,25 @@ class Served:
 
     session: ChatSession
     start_watch: Callable[[anyio.Event], object]
+    start_rest: Callable[[], object]
     subscribers: Subscribers = field(default_factory=Subscribers)
     _ready: anyio.Event | None = None
+    _rest_started: bool = False
 
     async def watching(self) -> None:
-        """Return once no change to the folder can go unnoticed (the watch in place, the store
-        loaded). Not before the handshake: loading 10,000 memories would delay its answer."""
+        """Return once no change to the folder can go unnoticed (the watch in place, the chat's
+        own sets loaded). Not before the handshake: loading them would delay its answer."""
         if self._ready is None:
             self._ready = anyio.Event()
             self.start_watch(self._ready)
         await self._ready.wait()
+
+    def answered(self) -> None:
+        """A first answer is on its way: load the sets the chat does not receive, in the
+        background (once), so a later change need not wait for them."""
+        if not self._rest_started:
+            self._rest_started = True
+            self.start_rest()
 
 
 def _tool(spec: ToolSpec, limits: Limits) -> types.Tool:
@@ -139,7 +148,11 @@ class _Handlers:
 
         async with anyio.create_task_group() as group:
             session = self.new_session()
-            served = Served(session, lambda ready: group.start_soon(watch_memory, session, announce, ready))
+            served = Served(
+                session,
+                lambda ready: group.start_soon(watch_memory, session, announce, ready),
+                lambda: group.start_soon(_load_rest, session),
+            )
             try:
                 yield served
             finally:
@@ -158,6 +171,7 @@ class _Handlers:
         await ctx.lifespan_context.watching()
         session = ctx.lifespan_context.session
         outcome = await anyio.to_thread.run_sync(tools.call, session, params.name, params.arguments)
+        ctx.lifespan_context.answered()
         return _result(outcome)
 
     def _resource(self) -> types.Resource:
@@ -200,6 +214,7 @@ class _Handlers:
         contents: list[types.TextResourceContents | types.BlobResourceContents] = [
             types.TextResourceContents(uri=self.uri, mime_type=MIME_TYPE, text=text)
         ]
+        ctx.lifespan_context.answered()
         return types.ReadResourceResult(contents=contents)
 
     async def subscribe(
@@ -257,6 +272,16 @@ def _when_ready(listen: ListenHandler) -> Callable[..., Any]:
         return await listen(ctx, params)
 
     return handle
+
+
+#: Seconds the rest of the store waits after a first answer: long enough for the answer to be
+#: written out before the load takes the interpreter and the picture's lock.
+REST_DELAY_S = 0.02
+
+
+async def _load_rest(session: ChatSession) -> None:
+    await anyio.sleep(REST_DELAY_S)
+    await anyio.to_thread.run_sync(session.load_rest)
 
 
 def _notifier(send: Callable[[str], Any], uri: str) -> Callable[[], Any]:

@@ -90,6 +90,15 @@ class ChatSession:
             self._following = True
         self.store.catch_up()
 
+    def load_rest(self) -> None:
+        """Load the sets this chat does not receive (once its first answer is sent), so that a
+        later change's budget check need not wait for them. A failure is left to the change
+        that needs them: it loads them again and says what went wrong."""
+        try:
+            self.store.load_rest()
+        except OSError:
+            pass
+
     def close(self) -> None:
         """Stop following the disk (the session is over)."""
         self.store.unfollow()

@@ -65,6 +65,8 @@ class DiskSync:
         self._unreported: set[str] = set()
         #: Sets kept up to date by a feed of change events (``store.followed``), if any.
         self.followed: Followed | None = None
+        #: The only sets the picture holds yet (``load_scopes``); None once it holds every set.
+        self.partial: frozenset[Scope] | None = None
 
     def catch_up(self) -> tuple[frozenset[Scope], set[str]]:
         """Bring the followed sets up to date (what the feed names, or a look at them whole):
@@ -77,7 +79,7 @@ class DiskSync:
             named = followed.feed.changes()  # asked first: what changes while reading is named next time
             changed: set[str] = set()
             if self.state is None:
-                self.loaded()
+                self.load_scopes(followed.scopes)  # what the follower needs first, nothing else
             elif named is None:
                 changed = self.rescan_scopes(followed.scopes)
             elif named:
@@ -94,16 +96,23 @@ class DiskSync:
             if self.state is None:
                 self.loaded()
                 return set()
-            changed = self.rescan_all() if paths is None else self._refresh_paths(paths)
+            if self.partial is not None:
+                self.loaded()  # the rest, read as it is now: nothing more to look at
+                changed: set[str] = set()
+            else:
+                changed = self.rescan_all() if paths is None else self._refresh_paths(paths)
             changed, self._unreported = changed | self._unreported, set()
             return {Path(p) for p in changed}
 
     def refresh_scopes(self, scopes: Iterable[Scope]) -> set[Path]:
         """``refresh`` of the sets of ``scopes`` only (see ``rescan_scopes``)."""
+        scopes = list(scopes)
         with self.picture_lock:
             if self.state is None:
                 self.loaded()
                 return set()
+            if self.partial is not None and not self.partial.issuperset(scopes):
+                self.loaded()
             changed, self._unreported = self.rescan_scopes(scopes) | self._unreported, set()
             return {Path(p) for p in changed}
 
@@ -132,9 +141,10 @@ class DiskSync:
         return changed
 
     def loaded(self) -> Picture:
-        """The picture, loaded from the disk on first use."""
+        """The picture of every set, loaded from the disk on first use (the sets a
+        ``load_scopes`` left out are loaded now)."""
         state = self.state
-        if state is None:
+        if state is None or self.partial is not None:
             with self.picture_lock:
                 if self.state is None:
                     if not self.read_only:
@@ -142,9 +152,35 @@ class DiskSync:
                     self.state = Picture()
                     with cyclic_gc_paused():
                         self.rescan_all(report=False)
+                elif self.partial is not None:
+                    with cyclic_gc_paused():
+                        self._unreported |= self.rescan_all()
                 state = self.state
                 assert state is not None
         return state
+
+    def loaded_for(self, scopes: Iterable[Scope]) -> Picture:
+        """The picture, holding at least the sets of ``scopes`` (every set when it holds
+        none of them yet: ``loaded``)."""
+        state, partial = self.state, self.partial
+        if state is not None and (partial is None or partial.issuperset(scopes)):
+            return state
+        return self.loaded()
+
+    def load_scopes(self, scopes: Iterable[Scope]) -> None:
+        """Load only the sets of ``scopes`` into a picture not loaded yet: what one chat
+        receives, with no look at any other set (nor the parse index, which stands for all of
+        them). Whatever needs more (a change, a list of the workspaces, a full refresh) loads
+        the rest first; nothing happens when the picture is loaded already."""
+        with self.picture_lock:
+            if self.state is not None:
+                return
+            if not self.read_only:
+                self._finish_interrupted_move()
+            self.state = Picture()
+            self.partial = frozenset(scopes)
+            with cyclic_gc_paused():
+                self.rescan_scopes(self.partial)
 
     def _finish_interrupted_move(self) -> None:
         """A move a killed writer left half done is finished (or its record set aside) before
@@ -204,6 +240,14 @@ class DiskSync:
         workspaces = self._list_workspaces(ignored)
         sets: list[tuple[Scope, Path]] = [(None, self.root / GLOBAL_DIR), *workspaces]
         self._check_history_top(ignored)
+        if self.partial is not None:
+            changed |= self._load_rest(sets, ignored)
+            state.ignored = ignored
+            self._take_workspaces(dict(workspaces))
+            # Only now: ``loaded`` takes no lock while ``partial`` is None, and must not hand
+            # out a picture half filled.
+            self.partial = None
+            return changed  # what came with the rest is new, as in a first load
         if state.items:
             changed |= self._rescan_sets(sets, ignored)
         else:
@@ -245,6 +289,17 @@ class DiskSync:
             self.index_writer = writer
             writer.start()
         return set(state.items) if report else set()  # all of them are new
+
+    def _load_rest(self, sets: list[tuple[Scope, Path]], ignored: dict[str, Ignored]) -> set[str]:
+        """Complete a picture ``load_scopes`` began: its sets brought up to date, every other
+        one loaded (from the parse index where it is current). The paths of its sets whose
+        state changed."""
+        partial = self.partial
+        assert partial is not None
+        mine = [s for s in sets if s[0] in partial]
+        changed = self._rescan_sets(mine, ignored)  # (drops what went, its folder too)
+        self._load_sets([s for s in sets if s[0] not in partial], ignored, report=False)
+        return changed
 
     def _rescan_sets(self, sets: list[tuple[Scope, Path]], ignored: dict[str, Ignored]) -> set[str]:
         """Read again each file of these sets whose stat changed, and drop what is gone."""
@@ -306,7 +361,10 @@ class DiskSync:
         wanted = list(dict.fromkeys(scopes))
         settings = self._read_settings()
         present = self._workspaces_now([scope for scope in wanted if scope is not None])
-        if settings[0] or not state.items or present is None:
+        # An empty picture ``load_scopes`` began is filled here, set by set; the limits it was
+        # begun with are read just now.
+        began = self.partial is not None and not state.items
+        if (settings[0] and not began) or (not state.items and self.partial is None) or present is None:
             return self._full_pass(settings)
         changed = {str(self.root / SETTINGS_FILE)} if settings[1] else set()
         ignored: dict[str, Ignored] = {}

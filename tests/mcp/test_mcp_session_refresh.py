@@ -24,6 +24,7 @@ def test_a_tool_call_sees_outside_edits_in_the_chats_sets_only(root: Path) -> No
     store = MemoryStore(root)
     session = ChatSession(store, "proj")
     assert titles(tools.call(session, "memory_list", {})) == ["Global one", "In proj"]
+    store.load_rest()  # as the server does once the first answer is sent
 
     write_raw(root / "global" / "aaaa0001.md", memory_file("Global two", "Text"))
     write_raw(root / "workspaces" / "proj" / "cccc0002.md", memory_file("Added in proj", "Hi"))
@@ -43,6 +44,7 @@ def test_a_chat_outside_workspaces_refreshes_global_only(root: Path) -> None:
     store = MemoryStore(root)
     session = ChatSession(store, None)
     assert titles(tools.call(session, "memory_list", {})) == ["Global one"]
+    store.load_rest()  # as the server does once the first answer is sent
     write_raw(root / "global" / "aaaa0002.md", memory_file("Global two", "Text"))
     write_raw(root / "workspaces" / "proj" / "cccc0001.md", memory_file("Changed in proj", "More"))
     assert titles(tools.call(session, "memory_list", {})) == ["Global one", "Global two"]
