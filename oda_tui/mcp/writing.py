@@ -41,6 +41,14 @@ def _text_limit(limits: Limits) -> int:
 
 GLOBAL_WORD = "global"
 
+#: The revision a writer holds, which every write takes.
+_SINCE = Argument(
+    "since",
+    str,
+    "the revision of the memory you hold (memory_read's, or an earlier write's): the "
+    "answer's revision is then that memory with this change, so what others changed "
+    "still comes with memory_read(since=…)",
+)
 MEMORY_SAVE = ToolSpec(
     "memory_save",
     "Save a new memory for future chats (in this chat's workspace, or Global when it has none; "
@@ -59,13 +67,7 @@ MEMORY_SAVE = ToolSpec(
             '"global" for Global (every chat), or this chat\'s workspace key (the default)',
             max_length=lambda _limits: 255,
         ),
-        Argument(
-            "since",
-            str,
-            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
-            "answer's revision is then that memory with this change, so what others changed "
-            "still comes with memory_read(since=…)",
-        ),
+        _SINCE,
     ),
     idempotent=True,
     title="Save a new memory",
@@ -98,13 +100,7 @@ MEMORY_CHANGE = ToolSpec(
         ),
         Argument("new_text", str, "what replaces old_text (may be empty)", max_length=_text_limit),
         Argument("enabled", bool, "true: on (sent to the model); false: off"),
-        Argument(
-            "since",
-            str,
-            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
-            "answer's revision is then that memory with this change, so what others changed "
-            "still comes with memory_read(since=…)",
-        ),
+        _SINCE,
     ),
     # Not idempotent: a passage replaced by a text that holds it can be replaced again.
     destructive=True,  # a whole text replaces the one there
@@ -128,13 +124,7 @@ MEMORY_DELETE = ToolSpec(
             max_length=lambda _limits: 64,
             missing=msg.DELETE_NEEDS_VERSION,
         ),
-        Argument(
-            "since",
-            str,
-            "the revision of the memory you hold (memory_read's, or an earlier write's): the "
-            "answer's revision is then that memory with this change, so what others changed "
-            "still comes with memory_read(since=…)",
-        ),
+        _SINCE,
     ),
     destructive=True,
     idempotent=True,  # a second call finds nothing to delete and changes nothing
