@@ -27,7 +27,7 @@ async def test_the_title_bar_keeps_the_name_and_every_items_key(
     write_raw(store.memory_path(GLOBAL, "0badf11e"), "no frontmatter\n")  # a problem file
     async with run_app(root, size=(width, 24)) as (app, pilot, screen):
         await wait_until(pilot, lambda: "duplicates" in sub_title(screen), "the marks")
-        await pilot.pause()
+        await wait_until(pilot, lambda: "duplicates" in header_line(app), "the marks drawn")
         line = header_line(app)
         assert "Oda memory" in line
         if width >= 120:
@@ -47,9 +47,12 @@ async def test_the_title_bar_is_fitted_again_when_the_terminal_narrows(
     store.create(GLOBAL, "Stack", "Django.", source="ai", via="chat")  # to review
     async with run_app(root, size=(120, 24)) as (app, pilot, screen):
         await wait_until(pilot, lambda: "to review" in sub_title(screen), "the marks")
-        await pilot.pause()
+        await wait_until(pilot, lambda: "to review" in header_line(app), "the marks drawn")
         assert "1 to review (press r)" in header_line(app)
         await pilot.resize_terminal(60, 24)
-        await pilot.pause()
+        fitted = "Oda memory — 1 to review (press r)"
+        await wait_until(
+            pilot, lambda: header_line(app).split("⭘")[1].strip() == fitted, "the line fitted again"
+        )
         line = header_line(app)
         assert line.split("⭘")[1].strip() == "Oda memory — 1 to review (press r)", line
