@@ -455,7 +455,17 @@ class Changes(Transactions):
     def write_fixed(
         self, path: Path | str, data: bytes, *, seen: bytes | None, allow_secret: bool = False
     ) -> Memory | None:
-        """``MemoryStore.write_fixed``: a file the person fixed by hand, compared with ``seen``."""
+        """Write a file the person fixed by hand (a problem file, an ignored file or
+        ``settings.yaml``) as given, in one transaction, never through a link; the picture
+        takes it in. ``seen``: the file's bytes as the person's screen showed them (None: no file).
+
+        Another program's save since then is never replaced: a memory is kept as an
+        ``external`` version first, anything else refuses the fix (``CouldNotChange``). A fix
+        that makes the file a memory is kept as a ``settings`` version, and is refused like any
+        change over the chat's limit, and when its title or text looks like a secret
+        (``LooksSecret``) unless ``allow_secret``. Returns the memory the file is now (None
+        while it is not one). Once the file is in place the fix is never reported as refused.
+        """
         return fixing.write_fixed(
             self, Path(os.path.abspath(path)), data, seen=seen, allow_secret=allow_secret
         )
