@@ -27,7 +27,7 @@ def run(argv: Sequence[str]) -> int:
     here it is said for a person at a shell.
     """
     _never_fail_to_encode()
-    parser = build_parser(command_modules())
+    parser = build_parser(command_modules(argv[0] if argv else None))
     try:
         args = parser.parse_args(list(argv))
         code: int = args.handler(args)

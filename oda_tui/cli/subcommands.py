@@ -25,9 +25,12 @@ MODULES = {
 NAMES = frozenset(MODULES)
 
 
-def command_modules() -> dict[str, ModuleType]:
-    """Every command's module by name (this imports them all: for help and dispatch only)."""
-    return {name: import_module(f"{__package__}.{module}") for name, module in MODULES.items()}
+def command_modules(only: str | None = None) -> dict[str, ModuleType]:
+    """Every command's module by name (this imports them all: for help and usage errors), or
+    only the one named ``only`` (a command that runs pays for its own imports, not the rest's:
+    ``sync`` and ``import`` bring YAML and the assistants' formats)."""
+    names = [only] if only in MODULES else list(MODULES)
+    return {name: import_module(f"{__package__}.{MODULES[name]}") for name in names}
 
 
 __all__ = ["MODULES", "NAMES", "command_modules"]

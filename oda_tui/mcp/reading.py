@@ -118,11 +118,12 @@ def memory_list(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         raise Failed(msg.QUERY_TOO_LONG.format(n=query_limit(session.store.limits), m=len(query)))
     limit = args.get("limit", PAGE)
     after = _after(args["cursor"]) if "cursor" in args else None
-    ranked = [(rank, m) for rank, scope in enumerate(session.scopes) for m in session.store.memories(scope)]
+    scopes = session.scopes
+    listed = [m for scope in scopes for m in session.store.memories(scope)]
     if query:
-        kept = {id(m) for m in session.haystacks.matching((m for _r, m in ranked), query)}
-        ranked = [(r, m) for r, m in ranked if id(m) in kept]
-    found = ranked
+        listed = session.haystacks.matching(listed, query)
+    rank = {scope: r for r, scope in enumerate(scopes)}
+    found = [(rank[m.scope], m) for m in listed]
     # A position is worked out only where a cursor is compared or given (10,000 dates otherwise).
     waiting = found if after is None else [(r, m) for r, m in found if _position(r, m) > after]
     page = waiting[:limit]

@@ -65,14 +65,20 @@ class Subscribers:
 
 
 def _changed_text(session: ChatSession, paths: set[Path] | None) -> str:
-    """Re-read ``paths`` (everything when None: the first look of a session loads the chat's
-    own sets, as they are once the watch is in place, and the rest waits for the first answer
-    to be sent) and return the chat's text."""
+    """Re-read ``paths`` (the chat's sets when None: the first look of a session loads them, as
+    they are once the watch is in place, and the rest waits for the first answer to be sent)
+    and return the chat's text.
+
+    The first look follows the chat's feed before it loads, so the first tool call reads only
+    what changed since instead of looking at every file again; the text is the session's own,
+    so that call's answer is built from what was built here."""
     if paths is None:
-        session.store.refresh_or_load(session.scopes)
+        session.refresh()
     else:
         session.store.refresh(paths)
-    return session.store.chat_memory(session.workspace).text
+    with session.lock:  # the session's current memory is one tool call's at a time
+        chat, _revision = session.chat_now()
+    return chat.text
 
 
 async def watch_memory(

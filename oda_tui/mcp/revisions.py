@@ -14,6 +14,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
+from operator import attrgetter
+from typing import NamedTuple
 
 from store import ChatEntry, ChatMemory, Memory, Scope, build_chat_memory
 
@@ -55,7 +57,16 @@ def _chars(held: ChatMemory | Entries) -> int:
     """About how many characters a chat's memory holds (its text when built)."""
     if isinstance(held, ChatMemory):
         return len(held.text)
-    return sum(len(e.title) + len(e.text) + 6 for e in held)
+    # Counted in C (map over the entries): a write remembers a chat of thousands every call.
+    return sum(map(len, map(_TITLE, held))) + sum(map(len, map(_TEXT, held))) + _ENTRY_EXTRA * len(held)
+
+
+#: The characters an entry adds besides its title and text (about: a heading and blank lines).
+_ENTRY_EXTRA = 6
+
+
+_TITLE = attrgetter("title")
+_TEXT = attrgetter("text")
 
 
 class SentRevisions:
@@ -64,73 +75,91 @@ class SentRevisions:
     def __init__(self, keep: int = KEEP, keep_chars: int = KEEP_CHARS) -> None:
         self.keep = keep
         self.keep_chars = keep_chars
-        self._held: OrderedDict[str, ChatMemory | Entries] = OrderedDict()
+        # Each with its characters, counted once: a write remembers one per call.
+        self._held: OrderedDict[str, tuple[ChatMemory | Entries, int]] = OrderedDict()
         self._chars = 0
         self._lock = threading.Lock()  # one process may serve several connections at once
 
-    def remember(self, revision: str, memory: ChatMemory | Entries) -> None:
+    def remember(self, revision: str, memory: ChatMemory | Entries, chars: int | None = None) -> None:
         """Hold ``memory`` (or its entries: the text is built only if it is asked for) as
-        ``revision``, again the newest; forget the oldest over the bounds."""
+        ``revision``, again the newest; forget the oldest over the bounds. ``chars``: its
+        ``_chars``, when the caller has counted them."""
         with self._lock:
             if revision in self._held:
                 self._held.move_to_end(revision)
                 return
-            self._held[revision] = memory
-            self._chars += _chars(memory)
+            chars = _chars(memory) if chars is None else chars
+            self._held[revision] = (memory, chars)
+            self._chars += chars
             while len(self._held) > 1 and (len(self._held) > self.keep or self._chars > self.keep_chars):
-                _, old = self._held.popitem(last=False)
-                self._chars -= _chars(old)
+                _, (_old, old_chars) = self._held.popitem(last=False)
+                self._chars -= old_chars
 
     def sent(self, revision: str) -> ChatMemory | None:
         """What was sent as ``revision``, if it is still held."""
         with self._lock:
-            held = self._held.get(revision)
-        if held is None or isinstance(held, ChatMemory):
-            return held
-        return build_chat_memory(held)
+            found = self._held.get(revision)
+        if found is None:
+            return None
+        held = found[0]
+        return held if isinstance(held, ChatMemory) else build_chat_memory(held)
 
     def __len__(self) -> int:
         return len(self._held)
 
 
 class CurrentMemory:
-    """The chat's memory now and its revision, built again only when a memory changed.
+    """The chat's memory now and its revision, built again only where a memory changed.
 
     Building a large chat's text and its digest costs milliseconds; the store hands out the
     same ``Memory`` objects until a file changes, so the same objects mean the same memory, and
-    the entry and digest made for a memory before are used again. The text is built only when
-    it is asked for (a write's answer needs only the revision).
+    the entry and digest made for a memory before are used again: after one change only that
+    memory's entry is made again. The text is built only when it is asked for (a write's
+    answer needs only the revision).
     """
 
     def __init__(self) -> None:
-        self._basis: list[Memory] = []
+        self._basis: list[Memory] = []  # holding the memories: their identities are not reused
+        self._made: list[_Made | None] = []  # by position in the basis; None: off, not sent
         self._entries: Entries = ()
         self._revision = ""
+        self._chars = 0
         self._memory: ChatMemory | None = None
-        self._made: dict[int, tuple[Memory, ChatEntry, bytes]] = {}  # by the memory's identity
         self._built = False
 
     def revision(self, memories: list[Memory]) -> tuple[Entries, str]:
         """What a chat receives from ``memories`` (its sets' memories, in order, on and off:
         the ones on, as ``MemoryStore.chat_memory`` gives them), entry by entry, and its revision."""
-        basis = self._basis
-        same = len(basis) == len(memories) and all(a is b for a, b in zip(basis, memories, strict=True))
-        if not self._built or not same:
-            made, kept = self._made, {}
-            entries, digests = [], []
-            for memory in memories:
-                if not memory.enabled:
-                    continue
-                found = made.get(id(memory))
-                if found is None or found[0] is not memory:
-                    entry = ChatEntry(memory.id, memory.scope, memory.title, memory.text)
-                    found = (memory, entry, _entry_digest(entry))
-                kept[id(memory)] = found  # holding the memory: its identity is not reused meanwhile
-                entries.append(found[1])
-                digests.append(found[2])
-            self._made, self._basis, self._built = kept, memories, True
-            self._entries, self._revision, self._memory = tuple(entries), _revision(digests), None
+        basis, made = self._basis, self._made
+        if not self._built:
+            basis, made = [], []
+        # Only the stretch between what stayed the same at the start and at the end is made
+        # again (one edit, save or delete: one memory), from what was made before where it can.
+        n, m = len(basis), len(memories)
+        start = next(
+            (i for i, (a, b) in enumerate(zip(basis, memories, strict=False)) if a is not b), min(n, m)
+        )
+        if start == n == m and self._built:
+            return self._entries, self._revision
+        pairs = zip(reversed(basis[start:]), reversed(memories[start:]), strict=False)
+        end = next((k for k, (a, b) in enumerate(pairs) if a is not b), min(n, m) - start)
+        before = {
+            id(x): found for x, found in zip(basis[start : n - end], made[start : n - end], strict=True)
+        }
+        middle = [before[id(x)] if id(x) in before else _made(x) for x in memories[start : m - end]]
+        gone = sum(found.chars for found in before.values() if found is not None)
+        made = made[:start] + middle + made[n - end :]
+        present: list[_Made] = list(filter(None, made))  # mapped in C: thousands each write
+        self._basis, self._made, self._built = list(memories), made, True
+        self._chars += sum(found.chars for found in middle if found is not None) - gone
+        self._entries = tuple(map(_ENTRY, present))
+        self._revision, self._memory = _revision(list(map(_DIGEST, present))), None
         return self._entries, self._revision
+
+    @property
+    def chars(self) -> int:
+        """``_chars`` of the entries ``revision`` gave last, kept as they change."""
+        return self._chars
 
     def get(self, memories: list[Memory]) -> tuple[ChatMemory, str]:
         """What a chat receives from ``memories`` and its revision."""
@@ -138,6 +167,24 @@ class CurrentMemory:
         if self._memory is None:
             self._memory = build_chat_memory(entries)
         return self._memory, revision
+
+
+class _Made(NamedTuple):
+    entry: ChatEntry
+    digest: bytes
+    chars: int
+
+
+_ENTRY = attrgetter("entry")
+_DIGEST = attrgetter("digest")
+
+
+def _made(memory: Memory) -> _Made | None:
+    """A memory's entry, digest and characters, or None for one that is off (not sent)."""
+    if not memory.enabled:
+        return None
+    entry = ChatEntry(memory.id, memory.scope, memory.title, memory.text)
+    return _Made(entry, _entry_digest(entry), len(entry.title) + len(entry.text) + _ENTRY_EXTRA)
 
 
 def held_with_own_write(held: Entries, now: Entries, written: tuple[Scope, str]) -> Entries:

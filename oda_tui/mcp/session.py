@@ -114,9 +114,11 @@ class ChatSession:
         memories = [m for scope in self.scopes for m in self.store.memories(scope)]
         now, revision = self._current.revision(memories)
         held = None if since is None else self.sent.sent(since)
-        if held is not None:
-            now = held_with_own_write(held.entries, now, written)
-            revision = revision_of(now)
+        if held is None:
+            self.sent.remember(revision, now, self._current.chars)
+            return revision
+        now = held_with_own_write(held.entries, now, written)
+        revision = revision_of(now)
         self.sent.remember(revision, now)
         return revision
 

@@ -173,8 +173,8 @@ def _save_scope(session: ChatSession, asked: str | None) -> Scope:
 
 
 def _already_saved(store: MemoryStore, scope: Scope, title: str, text: str) -> Memory | None:
-    wanted = (normalize_title(title), normalize_text(text))
-    return next((m for m in store.memories(scope) if (m.title, m.text) == wanted), None)
+    title, text = normalize_title(title), normalize_text(text)
+    return next((m for m in store.memories(scope) if m.title == title and m.text == text), None)
 
 
 def _answer(

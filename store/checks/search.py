@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 from store.model import Memory
@@ -36,25 +37,32 @@ class Haystacks:
     server answering queries): each memory is casefolded once, while it is the current one.
 
     A changed memory is a new object, so it is casefolded anew; what the last call did not see
-    is forgotten, so the cache never holds more than one call's memories.
+    is forgotten, so the cache never holds more than one call's memories. The same memories
+    asked again (the same objects, in the same order) cost one comparison each.
     """
 
     def __init__(self) -> None:
-        self._kept: dict[int, tuple[Memory, str]] = {}
+        self._memories: list[Memory] = []  # holding them: their identities are not reused
+        self._haystacks: list[str] = []
 
     def matching(self, memories: Iterable[Memory], query: str) -> list[Memory]:
         """The memories that match every word of ``query`` (all of them for an empty query)."""
+        listed = list(memories)
         words = query_words(query)
         if not words:
-            return list(memories)
-        kept: dict[int, tuple[Memory, str]] = {}
-        found: list[Memory] = []
-        for memory in memories:
-            known = self._kept.get(id(memory))
-            if known is None or known[0] is not memory:
-                known = (memory, haystack(memory))
-            kept[id(memory)] = known
-            if all(word in known[1] for word in words):
-                found.append(memory)
-        self._kept = kept
-        return found
+            return listed
+        pairs = zip(listed, self._haystacks_of(listed), strict=True)
+        if len(words) == 1:
+            word = words[0]
+            return [memory for memory, hay in pairs if word in hay]
+        return [memory for memory, hay in pairs if all(word in hay for word in words)]
+
+    def _haystacks_of(self, listed: list[Memory]) -> list[str]:
+        kept, haystacks = self._memories, self._haystacks
+        if len(kept) == len(listed) and all(map(operator.is_, kept, listed)):
+            return haystacks
+        # A memory alive in both lists is one object, so its identity finds its haystack.
+        before = {id(memory): hay for memory, hay in zip(kept, haystacks, strict=True)}
+        haystacks = [before[id(m)] if id(m) in before else haystack(m) for m in listed]
+        self._memories, self._haystacks = listed, haystacks
+        return haystacks

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -40,7 +41,8 @@ class Picture:
         scope_items = self.by_scope.setdefault(item.scope, {})
         replaced = scope_items.get(item.id)
         scope_items[item.id] = item
-        self.touch(item.scope, sums_kept=True)
+        in_place = self._reorder_in_place(replaced, item)
+        self.touch(item.scope, sums_kept=True, order_kept=in_place)
         # The chat's sums follow the one entry that changed (a sum over 10,000 otherwise).
         if before is not None and before is not replaced:
             self.chat_sums.pop(item.scope, None)
@@ -60,10 +62,37 @@ class Picture:
         self.touch(item.scope, sums_kept=True)
         return True
 
-    def touch(self, scope: Scope, *, sums_kept: bool = False) -> None:
+    def _reorder_in_place(self, replaced: Memory | Problem | None, item: Memory | Problem) -> bool:
+        """Put ``item`` in its scope's order where it belongs, when that is cheap: in the place
+        of the memory it replaces (an edit keeps ``created``), or by bisection for a new dated
+        one. Sorting a set of thousands again for every change is what a chat's write would
+        otherwise pay. False when the order must be made again."""
+        ordered = self.ordered.get(item.scope)
+        if ordered is None or not isinstance(item, Memory) or isinstance(replaced, Problem):
+            return False
+        if replaced is not None:
+            if replaced.created != item.created:  # the same id: the same key, the same place
+                return False
+            for index, memory in enumerate(ordered):
+                if memory is replaced:
+                    ordered[index] = item
+                    return True
+            return False
+        if item.created is None:
+            return False
+        first_dated = bisect.bisect_left(ordered, True, key=_is_dated)
+        try:
+            bisect.insort(ordered, item, lo=first_dated, key=_BY_CREATED_ID)
+        except TypeError:  # a date with a zone beside one without: the order is made again
+            return False
+        return True
+
+    def touch(self, scope: Scope, *, sums_kept: bool = False, order_kept: bool = False) -> None:
         """Something in ``scope`` changed: drop what was derived from it (but the chat's sums,
-        when the caller keeps them up to date itself)."""
-        self.ordered.pop(scope, None)
+        when the caller keeps them up to date itself, and the order, when the caller put the
+        one memory that changed in its place)."""
+        if not order_kept:
+            self.ordered.pop(scope, None)
         if not sums_kept:
             self.chat_sums.pop(scope, None)
         self.derived.clear()
@@ -110,3 +139,7 @@ def in_order(items: Iterable[Memory | Problem]) -> list[Memory]:
 
 _BY_ID = attrgetter("id")
 _BY_CREATED_ID = attrgetter("created", "id")
+
+
+def _is_dated(memory: Memory) -> bool:
+    return memory.created is not None

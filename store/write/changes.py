@@ -401,7 +401,7 @@ class Changes(Transactions):
         check_scope(target)
         if target == scope:
             raise CouldNotChange(msg.SAME_SCOPE)
-        with self.changing(scope, memory_id, also=target) as now:
+        with self.changing(scope, memory_id, also=(target,)) as now:
             doc = now.doc
             self.record_outside(scope, memory_id, doc)
             if doc.fields.enabled:

@@ -88,15 +88,17 @@ class Transactions:
 
     @contextmanager
     def transaction(
-        self, scope: Scope, memory_id: str | None = None, *, also: Scope = None
+        self, scope: Scope, memory_id: str | None = None, *, also: tuple[Scope, ...] = ()
     ) -> Iterator[None]:
-        """The store-wide lock, with what killed writers left in the sets (and the memory's
-        history) put right first: every change runs inside one."""
+        """The store-wide lock, with what killed writers left in the set (``also``: and the
+        other sets it touches) and in the memory's history put right first: every change runs
+        inside one."""
         with self._writing():
             if not self._swept:
                 leftovers.sweep(self.root, [None, *self.budget.workspaces_now()], self.sync.limits)
                 self._swept = True
-            for each in {scope, also}:
+            # Only the sets this change touches: None is Global, so "no other set" is ().
+            for each in dict.fromkeys((scope, *also)):
                 self._refuse_unreadable_set(each)
                 leftovers.recover_set(self.root, each, self.sync.limits)
             if memory_id is not None and is_valid_id(memory_id):
@@ -124,15 +126,15 @@ class Transactions:
         memory_id: str,
         *,
         via: str = "settings",
-        also: Scope = None,
+        also: tuple[Scope, ...] = (),
         turning_on: bool = False,
     ) -> Iterator[Current]:
         """The opening of every change to one memory: ``scope`` and ``via`` checked, then, in
         one transaction, the memory as it is now (refused when it is missing or a problem;
         ``turning_on``: see ``current``)."""
         check_scope(scope)
-        if also is not None:
-            check_scope(also)
+        for other in also:
+            check_scope(other)
         check_via(via)
         with self.transaction(scope, memory_id, also=also):
             doc, raw = self.current(scope, memory_id, turning_on=turning_on)
