@@ -332,9 +332,16 @@ def new_secret_kinds(after: tuple[str, ...], before: tuple[str, ...] | None = No
     A hit counts as already there when ``before`` has a hit of the same kind with the same
     characters, so editing a memory that already holds a secret is not blocked by it.
     """
-    old = {(h.kind, t[h.start : h.end]) for t in before or () for h in find_secrets(t)}
-    found = {h.kind for t in after for h in find_secrets(t) if (h.kind, t[h.start : h.end]) not in old}
+    old = {hit for t in before or () for hit in _hits_in(t)}
+    found = {kind for t in after for kind, seen in _hits_in(t) if (kind, seen) not in old}
     return tuple(k for k in KINDS if k in found)
+
+
+@lru_cache(maxsize=256)
+def _hits_in(text: str) -> frozenset[tuple[str, str]]:
+    """Each hit in ``text`` by its kind and characters: a change looks at the text it replaces,
+    which is the text the change before it wrote."""
+    return frozenset((h.kind, text[h.start : h.end]) for h in find_secrets(text))
 
 
 def secret_warnings(memories_by_scope: Mapping[Scope, Iterable[Memory]]) -> list[SecretWarning]:

@@ -248,16 +248,24 @@ def _next_name(names: list[str], moment: datetime, source: str) -> tuple[str, da
     return f"{stamp}-{source}" + (f"-{number}" if number > 1 else ""), moment
 
 
-def place(src_fd: int, src: str, versions_fd: int, moment: datetime, source: str) -> tuple[str, datetime]:
+def _sorted_names(versions_fd: int) -> list[str]:
+    return sorted((n for n in os.listdir(versions_fd) if _NAME.match(n)), key=_sort_key)
+
+
+def place(
+    src_fd: int, src: str, versions_fd: int, moment: datetime, source: str, names: list[str] | None = None
+) -> tuple[str, datetime]:
     """Rename the file ``src`` of the folder ``src_fd`` into the open versions folder
-    ``versions_fd`` as the newest version, never over another one."""
+    ``versions_fd`` as the newest version, never over another one. ``names``: the folder's
+    version names, sorted, as the caller just listed them under the lock."""
     for _attempt in range(100):
-        names = sorted((n for n in os.listdir(versions_fd) if _NAME.match(n)), key=_sort_key)
+        names = _sorted_names(versions_fd) if names is None else names
         name, at = _next_name(names, moment, source)
         try:
             rename_new_at(src_fd, src, versions_fd, f"{name}.md")
         except FileExistsError:
-            continue  # taken since the listing (nothing else writes here under the lock): again
+            names = None  # taken since the listing (nothing else writes here under the lock): again
+            continue
         return name, at
     raise FileExistsError(errno.EEXIST, "no free version name", VERSIONS)
 
@@ -280,16 +288,17 @@ def write_version(
     opened once (made when missing, no link followed), and the version is written and renamed
     relative to it.
     """
-    newest = newest_version(root, hdir)
-    if newest is not None and (newest.title, newest.text) == (title, text):
-        return None
     fields = Fields(title=title, enabled=True, source=memory_source)
     if replaced is not None:
         fields.extra[REPLACED_KEY] = replaced
     with folder(root, hdir / VERSIONS, create=True) as versions_fd:
+        names = _sorted_names(versions_fd)  # listed once: the newest and the new name from it
+        newest = next(filter(None, (_version_at(versions_fd, str(hdir), n) for n in reversed(names))), None)
+        if newest is not None and (newest.title, newest.text) == (title, text):
+            return None
         tmp = write_temp_at(versions_fd, ".version.", render_new(fields, text).encode("utf-8"))
         try:
-            name, moment = place(versions_fd, tmp, versions_fd, moment, source)
+            name, moment = place(versions_fd, tmp, versions_fd, moment, source, names)
         except BaseException:
             unlink_quietly(tmp, versions_fd)
             raise

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from store import GLOBAL, MemoryStore, StoreError
+from store.format.timestamps import parse_moment
 from tests.support.files import memory_file, write_raw
 
 NAME = re.compile(r"\d{8}T\d{9}Z-(chat|settings|restore|undo|external|found)(-\d+)?\Z")
@@ -275,3 +279,19 @@ def test_a_deletion_says_where_it_came_from(store: MemoryStore) -> None:
     store.delete(GLOBAL, mine.id)
     store.delete(GLOBAL, theirs.id, via="chat")
     assert {d.id: d.via for d in store.deleted(GLOBAL)} == {mine.id: "settings", theirs.id: "chat"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789٣", min_size=17, max_size=17))
+def test_a_version_moment_is_read_as_strptime_reads_it(digits: str) -> None:
+    """``parse_moment`` reads a version name's moment by hand (strptime costs more than the
+    rest of the name): it takes exactly the ASCII moments strptime takes, as strptime reads them."""
+    text = f"{digits[:8]}T{digits[8:17]}Z"
+    expected = None
+    if digits.isascii():
+        try:
+            base = datetime.strptime(text[:15], "%Y%m%dT%H%M%S").replace(tzinfo=UTC)
+            expected = base.replace(microsecond=int(text[15:18]) * 1000)
+        except ValueError:
+            expected = None
+    assert parse_moment(text) == expected
