@@ -2,7 +2,7 @@
 
 The resource is exactly the text a chat receives (``chat_memory``). A watch on the store's
 folders (``folder_watch``, as the app watches them) re-reads what changed; when the chat's
-text differs from what was last announced, every subscriber gets ``resources/updated``: the
+revision differs from what was last announced, every subscriber gets ``resources/updated``: the
 2025 clients that called ``resources/subscribe``, and the 2026 ones listening on
 ``subscriptions/listen``.
 """
@@ -64,21 +64,21 @@ class Subscribers:
                 self._notify.pop(key, None)
 
 
-def _changed_text(session: ChatSession, paths: set[Path] | None) -> str:
+def _revision_now(session: ChatSession, paths: set[Path] | None) -> str:
     """Re-read ``paths`` (the chat's sets when None: the first look of a session loads them, as
     they are once the watch is in place, and the rest waits for the first answer to be sent)
-    and return the chat's text.
+    and return the revision of what the chat receives now.
 
     The first look follows the chat's feed before it loads, so the first tool call reads only
-    what changed since instead of looking at every file again; the text is the session's own,
-    so that call's answer is built from what was built here."""
+    what changed since instead of looking at every file again. A revision names exactly what
+    the chat receives, so comparing revisions tells a change without building its text (tens
+    of thousands of characters, after every write this server makes)."""
     if paths is None:
         session.refresh()
     else:
         session.store.refresh(paths)
     with session.lock:  # the session's current memory is one tool call's at a time
-        chat, _revision = session.chat_now()
-    return chat.text
+        return session.chat_revision()
 
 
 async def watch_memory(
@@ -108,11 +108,12 @@ async def watch_memory(
 async def _announce_if_changed(
     session: ChatSession, paths: set[Path] | None, last: str | None, announce: Callable[[], Awaitable[None]]
 ) -> str | None:
-    """The chat's text now; ``announce`` when it differs from ``last`` (None: nothing known yet)."""
+    """The chat's revision now; ``announce`` when it differs from ``last`` (None: nothing
+    known yet)."""
     try:
-        text = await anyio.to_thread.run_sync(_changed_text, session, paths)
+        revision = await anyio.to_thread.run_sync(_revision_now, session, paths)
     except OSError:
         return last
-    if last is not None and text != last:
+    if last is not None and revision != last:
         await announce()
-    return text
+    return revision

@@ -122,6 +122,11 @@ class ChatSession:
         self.sent.remember(revision, now)
         return revision
 
+    def chat_revision(self) -> str:
+        """The revision of what the chat receives now (as last refreshed), its text not built."""
+        memories = [m for scope in self.scopes for m in self.store.memories(scope)]
+        return self._current.revision(memories)[1]
+
     def chat_now(self) -> tuple[ChatMemory, str]:
         """What the chat receives now (as last refreshed) and its revision."""
         memories = [m for scope in self.scopes for m in self.store.memories(scope)]
