@@ -38,7 +38,7 @@ from store.errors import (
     UnknownMemory,
 )
 from store.format.fields import normalize_text, normalize_title
-from store.format.timestamps import format_moment, format_timestamp
+from store.format.timestamps import format_moment, format_timestamp, parse_moment, parse_timestamp
 from store.limits import Limits
 from store.memory_store import MemoryStore
 from store.messages import describe_kinds
@@ -106,6 +106,8 @@ __all__ = [
     "folders_to_watch",
     "format_moment",
     "format_timestamp",
+    "parse_moment",
+    "parse_timestamp",
     "is_valid_id",
     "is_valid_key",
     "load_json_config",
