@@ -237,7 +237,9 @@ def read_fd(fd: int, size: int, max_bytes: int) -> bytes:
     ``max_bytes + 1`` bytes (one more than allowed tells a file that grew past the bound).
 
     A read may return fewer bytes than asked without being at the end (network and FUSE file
-    systems do), so only an empty read ends the file; one interrupted (``EINTR``) is asked again.
+    systems do), so only an empty read ends the file, or a first read that brought exactly the
+    size ``fstat`` saw (the end: a file that grows after that is seen by its new stat); one
+    interrupted (``EINTR``) is asked again.
     """
     limit = max_bytes + 1
     # The first read asks for one byte more than fstat saw, with a buffer of the file's size;
@@ -255,6 +257,8 @@ def read_fd(fd: int, size: int, max_bytes: int) -> bytes:
             break
         parts.append(chunk)
         got += len(chunk)
+        if got == size and len(parts) == 1:
+            break  # all fstat saw, in one read: 10,000 files, 10,000 reads fewer
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
