@@ -250,6 +250,7 @@ def _demo_rows(base: Path, env: dict[str, str], bare: list[str], runs: int) -> l
     demos: list[Start] = []
     samples: list[Start] = []
     bares: list[Start] = []
+
     def demo() -> None:
         demos.append(run_until_shown(oda_command(None), awaited, demo_env))
 
