@@ -40,7 +40,7 @@ TARGETS = {
     "mcp_first_read_over_floor_s": 0.3,
 }
 #: Round trips per MCP tool (the issue's figures were 200 calls each), and starts of each server.
-MCP_RUNS, MCP_STARTS = 200, 5
+MCP_RUNS, MCP_STARTS = 200, 7
 
 
 def run_size(size: int, base: Path, quick: bool, app: bool) -> dict[str, Any]:
