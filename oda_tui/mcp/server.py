@@ -56,7 +56,9 @@ INSTRUCTIONS = (
 @dataclass
 class Served:
     """One connection's state: its chat session, its 2025-era subscribers, and its watch of
-    the folder, started by the first request that reads or watches the memory."""
+    the folder, started by the first request that reads the memory resource or watches it.
+    A tool call needs no watch (each call reads the kernel's feed of changes to the chat's
+    sets), so a client that only calls tools never pays for one."""
 
     session: ChatSession
     start_watch: Callable[[anyio.Event], object]
@@ -168,7 +170,6 @@ class _Handlers:
     async def call_tool(
         self, ctx: ServerRequestContext[Served], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        await ctx.lifespan_context.watching()
         session = ctx.lifespan_context.session
         outcome = await anyio.to_thread.run_sync(tools.call, session, params.name, params.arguments)
         ctx.lifespan_context.answered()
