@@ -65,14 +65,14 @@ class Subscribers:
 
 
 def _revision_now(session: ChatSession, paths: set[Path] | None) -> str:
-    """Re-read ``paths`` (the chat's sets when None: the first look of a session loads them, as
-    they are once the watch is in place, and the rest waits for the first answer to be sent)
-    and return the revision of what the chat receives now.
+    """Re-read ``paths`` (the chat's sets when None: the watch's first look, which loads them
+    if no tool call has yet, as they are once the watch is in place) and return the revision
+    of what the chat receives now.
 
-    The first look follows the chat's feed before it loads, so the first tool call reads only
-    what changed since instead of looking at every file again. A revision names exactly what
-    the chat receives, so comparing revisions tells a change without building its text (tens
-    of thousands of characters, after every write this server makes)."""
+    The first look brings the chat up to date as a tool call does (its change feed followed
+    before it loads, so the next call reads only what changed since). A revision names
+    exactly what the chat receives, so comparing revisions tells a change without building its
+    text (tens of thousands of characters, after every write this server makes)."""
     if paths is None:
         session.refresh()
     else:
