@@ -165,16 +165,17 @@ def _run_app(
 def _open_demo(workspace: str | None) -> int:
     """The app on a sample store in a new temporary folder, removed however the app ends (a
     signal during start-up included: the guard is on before the folder is made)."""
-    from datetime import UTC, datetime
-
     from ..config.paths import CONFIG_ENV, STATE_ENV
+    from ..demo.build import SampleBuild
     from ..demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
-    from ..demo.template import write_sample
     from ..exit_guard import ExitGuard
 
     made: list[Path] = []
+    builds: list[SampleBuild] = []
 
     def remove_made() -> None:
+        for build in builds:
+            build.stop()  # before its folder goes: it would write it again
         for folder in made:
             remove_demo_folder(folder)
 
@@ -188,8 +189,11 @@ def _open_demo(workspace: str | None) -> int:
         # Review marks and a theme picked in the demo belong to the demo, not to the person's.
         os.environ[CONFIG_ENV] = str(folder / "config")
         os.environ[STATE_ENV] = str(folder / "state")
-        # The sample as the store wrote it, its moments moved to now (a few milliseconds).
-        root = write_sample(folder / "memory", datetime.now(UTC))
+        with guard.held():
+            builds.append(SampleBuild(folder / "memory"))
+        # Writing the kept sample takes the child a few milliseconds: the app is then started
+        # exactly as with --root (the store read first, Textual imported with the collector off).
+        root = builds[0].wait()
     except BaseException:
         guard.cleanup_now()
         raise
