@@ -165,17 +165,16 @@ def _run_app(
 def _open_demo(workspace: str | None) -> int:
     """The app on a sample store in a new temporary folder, removed however the app ends (a
     signal during start-up included: the guard is on before the folder is made)."""
+    from datetime import UTC, datetime
+
     from ..config.paths import CONFIG_ENV, STATE_ENV
-    from ..demo.build import SampleBuild
     from ..demo.folder import new_demo_folder, remove_demo_folder, sweep_stale_demo_folders
+    from ..demo.template import write_sample
     from ..exit_guard import ExitGuard
 
     made: list[Path] = []
-    builds: list[SampleBuild] = []
 
     def remove_made() -> None:
-        for build in builds:
-            build.stop()  # before its folder goes: it would write it again
         for folder in made:
             remove_demo_folder(folder)
 
@@ -189,15 +188,16 @@ def _open_demo(workspace: str | None) -> int:
         # Review marks and a theme picked in the demo belong to the demo, not to the person's.
         os.environ[CONFIG_ENV] = str(folder / "config")
         os.environ[STATE_ENV] = str(folder / "state")
+        # The sample as the store wrote it, its moments moved to now (a few milliseconds); a
+        # signal meanwhile waits for it, so the cleanup removes a folder nothing writes into.
         with guard.held():
-            builds.append(SampleBuild(folder / "memory"))
-        # Writing the kept sample takes the child a few milliseconds: the app is then started
-        # exactly as with --root (the store read first, Textual imported with the collector off).
-        root = builds[0].wait()
+            root = write_sample(folder / "memory", datetime.now(UTC))
+        # A signal before the app is made ends the start-up wherever it lands (an import
+        # included): the folder goes with it.
+        code = _run_app(root, workspace, guard)
     except BaseException:
         guard.cleanup_now()
         raise
-    code = _run_app(root, workspace, guard)
     try:
         print(f"The demo store in {root} was removed.", file=sys.stderr)
     except OSError:  # the terminal is gone
