@@ -171,8 +171,7 @@ def _versions_newest_first(root: Path, hdir: Path) -> Generator[Version, None, N
     when last read; the versions folder is opened once, never through a link."""
     try:
         with folder(root, hdir / VERSIONS) as fd:
-            names = sorted((n for n in os.listdir(fd) if _NAME.match(n)), key=_sort_key)
-            for name in reversed(names):
+            for name in reversed(_sorted_names(fd)):
                 version = _version_at(fd, str(hdir), name)
                 if version is not None:
                     yield version
