@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from store.disk import safe_io
@@ -46,14 +47,19 @@ _TEMP = re.compile(r"\..+\.[0-9a-f]{8}\.tmp\Z")
 _PURGED = re.compile(rf"\.[0-9a-f]{{8}}\.[0-9a-f]{{8}}{re.escape(history.PURGED)}\Z")
 
 
-def recover_set(root: Path, scope: Scope, limits: Limits) -> None:
-    """Put right what killed writers left in one set's folder."""
+def recover_set(root: Path, scope: Scope, limits: Limits, names: Iterable[str] | None = None) -> set[str]:
+    """Put right what killed writers left in one set's folder: every name in it, or only
+    ``names`` (those a feed of change events named there since the set was last looked at).
+
+    Returns the temp files left there for now (another program's, not yet stale): a caller
+    that passes ``names`` passes them again next time."""
     folder = scope_dir(root, scope)
     try:
-        names = safe_io.list_names(root, folder)
+        names = safe_io.list_names(root, folder) if names is None else _present(root, folder, names)
     except OSError:
-        return
+        return set()
     now = time.time()
+    waiting: set[str] = set()
     for name in names:
         if not name.startswith("."):
             continue
@@ -64,8 +70,19 @@ def recover_set(root: Path, scope: Scope, limits: Limits) -> None:
             _recover_staged(root, folder / name, mark, folder / f"{memory_id}.md", hdir, limits)
         elif _PART.match(name):
             safe_io.remove_file(root, folder / name)
-        elif _TEMP.match(name):
-            _drop_if_stale(root, folder / name, now)
+        elif _TEMP.match(name) and not _drop_if_stale(root, folder / name, now):
+            waiting.add(name)
+    return waiting
+
+
+def _present(root: Path, folder: Path, names: Iterable[str]) -> list[str]:
+    """Those of ``names`` that could be a killed writer's and are in ``folder`` now (one open
+    of the folder, a look at each name)."""
+    wanted = [n for n in names if n.startswith(".") and "/" not in n]
+    if not wanted:
+        return []
+    with safe_io.folder(root, folder) as fd:
+        return [n for n in wanted if safe_io.entry_exists(n, fd)]
 
 
 def clean_history(root: Path, hdir: Path) -> None:
@@ -165,12 +182,17 @@ def _names(root: Path, folder: Path) -> list[str]:
         return []
 
 
-def _drop_if_stale(root: Path, path: Path, now: float) -> None:
+def _drop_if_stale(root: Path, path: Path, now: float) -> bool:
+    """Remove the temp file at ``path`` once it is stale; False when it is still there."""
     try:
         if now - os.lstat(path).st_mtime > STALE_AFTER:
             safe_io.remove_file(root, path)
+            return True
+    except FileNotFoundError:
+        return True
     except OSError:
         pass
+    return False
 
 
 def _recover_staged(root: Path, staged: Path, mark: str, path: Path, hdir: Path, limits: Limits) -> None:

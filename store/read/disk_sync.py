@@ -16,7 +16,14 @@ from pathlib import Path
 from stat import S_ISDIR, S_ISLNK
 
 from store.disk import safe_io
-from store.disk.layout import GLOBAL_DIR, HISTORY_DIR, SETTINGS_FILE, WORKSPACES_DIR, is_silent_name
+from store.disk.layout import (
+    GLOBAL_DIR,
+    HISTORY_DIR,
+    SETTINGS_FILE,
+    WORKSPACES_DIR,
+    is_silent_name,
+    scope_dir,
+)
 from store.durable import move_recovery, moves
 from store.durable.lock import StoreLock
 from store.limits import Limits
@@ -67,6 +74,9 @@ class DiskSync:
         self.followed: Followed | None = None
         #: The only sets the picture holds yet (``load_scopes``); None once it holds every set.
         self.partial: frozenset[Scope] | None = None
+        #: For each followed set looked at for leftovers since the feed last could not say:
+        #: the names starting with "." that the feed named there since (``leftover_names``).
+        self._dot_names: dict[Scope, set[str]] = {}
 
     def catch_up(self) -> tuple[frozenset[Scope], set[str]]:
         """Bring the followed sets up to date (what the feed names, or a look at them whole):
@@ -78,6 +88,7 @@ class DiskSync:
                 return frozenset(), set()
             named = followed.feed.changes()  # asked first: what changes while reading is named next time
             changed: set[str] = set()
+            self._note_dot_names(followed.scopes, named)
             if self.state is None:
                 self.load_scopes(followed.scopes)  # what the follower needs first, nothing else
             elif named is None:
@@ -86,6 +97,36 @@ class DiskSync:
                 changed = self._refresh_paths(named)
             self._unreported |= changed
             return followed.scopes, changed
+
+    def _note_dot_names(self, scopes: frozenset[Scope], named: set[Path] | None) -> None:
+        if named is None or self.state is None:
+            self._dot_names.clear()  # the feed could not say: every set is looked at whole
+            return
+        root = Path(os.path.abspath(self.root))
+        folders = {scope_dir(root, scope): scope for scope in scopes if scope in self._dot_names}
+        for path in named:
+            if path.name.startswith(".") and path.parent in folders:
+                self._dot_names[folders[path.parent]].add(path.name)
+
+    def leftover_names(self, scope: Scope) -> set[str] | None:
+        """What a change must look at for what killed writers left in the set of ``scope``:
+        once the followed sets are caught up, the names starting with "." that the feed named
+        there since the set was last looked at; None: the whole set (it is not followed, or the
+        feed could not say). Asked under the store-wide lock, so a name it cannot hold yet is
+        one made after the answer."""
+        with self.picture_lock:
+            if self.followed is None or scope not in self.followed.scopes:
+                return None
+            self.catch_up()
+            found = self._dot_names.get(scope)
+            return None if found is None else set(found)
+
+    def leftovers_looked_at(self, scope: Scope, waiting: set[str]) -> None:
+        """The set of ``scope`` was just put right, under the lock, all but ``waiting`` (temp
+        files not yet stale): a followed set's next look needs only what the feed names."""
+        with self.picture_lock:
+            if self.followed is not None and scope in self.followed.scopes and self.state is not None:
+                self._dot_names[scope] = set(waiting)
 
     def refresh(self, paths: Iterable[Path | str] | None = None) -> set[Path]:
         """Re-read what changed on disk: only ``paths`` (files or folders), or all when None.

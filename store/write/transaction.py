@@ -100,10 +100,16 @@ class Transactions:
             # Only the sets this change touches: None is Global, so "no other set" is ().
             for each in dict.fromkeys((scope, *also)):
                 self._refuse_unreadable_set(each)
-                leftovers.recover_set(self.root, each, self.sync.limits)
+                self._recover_set(each)
             if memory_id is not None and is_valid_id(memory_id):
                 leftovers.clean_history(self.root, history_dir(self.root, scope, memory_id))
             yield
+
+    def _recover_set(self, scope: Scope) -> None:
+        """``leftovers.recover_set``: of a set a feed follows, only the names it saw come (a
+        listing of a set of thousands costs more than the rest of a change's reading)."""
+        waiting = leftovers.recover_set(self.root, scope, self.sync.limits, self.sync.leftover_names(scope))
+        self.sync.leftovers_looked_at(scope, waiting)
 
     def _refuse_unreadable_set(self, scope: Scope) -> None:
         """Refuse a change in a set whose folder is there but cannot be opened, naming the folder

@@ -92,3 +92,27 @@ def test_replaced_folders_and_settings_are_seen(root: Path) -> None:
     write_raw(root / "global" / "aaaa0001.md", memory_file("Tea", "Green tea. " * 20))
     assert "Tea" not in memory_text(session)
     session.close()
+
+
+@linux_only
+def test_what_a_writer_killed_after_a_calls_look_left_is_put_right_by_that_call(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_raw(root / "global" / "aaaa0001.md", memory_file("Tea", "Green tea."))
+    session = ChatSession(MemoryStore(root), None)
+    first = tools.call(session, "memory_change", {"id": "aaaa0001", "old_text": "Green", "new_text": "Black"})
+    assert not first.error, first.text  # the first change looks at the whole set
+    part = root / "global" / ".aaaa0001.md.0badf00d.part"
+    looked = session.refresh
+
+    def look_then_a_writer_is_killed() -> None:
+        looked()  # the call's look at the feed; another writer leaves half a file after it
+        other_process("import sys; open(sys.argv[1], 'w').write('half a file')", str(part))
+
+    monkeypatch.setattr(session, "refresh", look_then_a_writer_is_killed)
+    second = tools.call(
+        session, "memory_change", {"id": "aaaa0001", "old_text": "Black", "new_text": "White"}
+    )
+    assert not second.error, second.text
+    assert not part.exists()
+    assert not [p.name for p in (root / "global").iterdir() if p.name.startswith(".")]

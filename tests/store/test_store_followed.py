@@ -62,7 +62,7 @@ def test_a_change_is_refused_over_the_limit_an_outside_edit_reached(
     asked = feed.asked
     with pytest.raises(OverChatLimit) as refused:
         store.create("proj", "More", "z" * 200)
-    assert feed.asked == asked + 1  # caught up under the lock, before the check
+    assert feed.asked > asked  # caught up under the lock, before the check
     assert refused.value.tokens > 500
     assert [m.title for m in MemoryStore(limited_root).memories("proj")] == ["Big"]  # nothing written
 
