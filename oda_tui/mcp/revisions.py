@@ -14,7 +14,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from operator import attrgetter
+from operator import attrgetter, is_not
 from typing import NamedTuple
 
 from store import ChatEntry, ChatMemory, Memory, Scope, build_chat_memory
@@ -136,13 +136,10 @@ class CurrentMemory:
         # Only the stretch between what stayed the same at the start and at the end is made
         # again (one edit, save or delete: one memory), from what was made before where it can.
         n, m = len(basis), len(memories)
-        start = next(
-            (i for i, (a, b) in enumerate(zip(basis, memories, strict=False)) if a is not b), min(n, m)
-        )
+        start = _first_difference(basis, memories)
         if start == n == m and self._built:
             return self._entries, self._revision
-        pairs = zip(reversed(basis[start:]), reversed(memories[start:]), strict=False)
-        end = next((k for k, (a, b) in enumerate(pairs) if a is not b), min(n, m) - start)
+        end = _first_difference(basis[start:][::-1], memories[start:][::-1])
         before = {
             id(x): found for x, found in zip(basis[start : n - end], made[start : n - end], strict=True)
         }
@@ -167,6 +164,13 @@ class CurrentMemory:
         if self._memory is None:
             self._memory = build_chat_memory(entries)
         return self._memory, revision
+
+
+def _first_difference(a: list[Memory], b: list[Memory]) -> int:
+    """Where ``a`` and ``b`` first hold different objects (the shorter's length if nowhere);
+    compared in C, as each write compares a chat of thousands."""
+    differs = list(map(is_not, a, b))
+    return differs.index(True) if True in differs else len(differs)
 
 
 class _Made(NamedTuple):
