@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from store import (
@@ -174,7 +175,24 @@ def _save_scope(session: ChatSession, asked: str | None) -> Scope:
 
 def _already_saved(store: MemoryStore, scope: Scope, title: str, text: str) -> Memory | None:
     title, text = normalize_title(title), normalize_text(text)
-    return next((m for m in store.memories(scope) if m.title == title and m.text == text), None)
+    memories = store.memories(scope)
+    titles = list(map(_TITLE, memories))  # looked through in C: a set may hold thousands
+    at = -1
+    while (at := _index(titles, title, at + 1)) >= 0:
+        if memories[at].text == text:
+            return memories[at]
+    return None
+
+
+_TITLE = attrgetter("title")
+
+
+def _index(items: list[str], item: str, start: int) -> int:
+    """Where ``item`` is in ``items`` from ``start`` on, or -1."""
+    try:
+        return items.index(item, start)
+    except ValueError:
+        return -1
 
 
 def _answer(

@@ -55,6 +55,22 @@ async def test_saving_again_a_memory_that_is_off_says_it_is_off(
     )
 
 
+def test_a_retried_save_finds_its_memory_among_others_of_the_same_title(root: Path) -> None:
+    app = MemoryStore(root)
+    app.create(GLOBAL, "Tea", "Green tea.")
+    black = app.create(GLOBAL, "Tea", "Black tea.")
+    session = ChatSession(MemoryStore(root), None)
+    again = tools.call(session, "memory_save", {"title": "Tea", "text": "Black tea."}).data
+    assert again is not None and (again["saved"], again["id"]) == (False, black.id)
+    new = tools.call(session, "memory_save", {"title": "Tea", "text": "White tea."}).data
+    assert new is not None and new["saved"] is True
+    assert sorted(m.text for m in MemoryStore(root).memories(GLOBAL)) == [
+        "Black tea.",
+        "Green tea.",
+        "White tea.",
+    ]
+
+
 def test_a_forgotten_revision_says_how_many_were_really_held(root: Path) -> None:
     app = MemoryStore(root)
     tea = app.create(GLOBAL, "Tea", "Green tea. " * 10)
