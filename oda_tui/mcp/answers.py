@@ -27,6 +27,8 @@ class ToolResult:
     text: str
     data: dict[str, Any] | None = None
     error: bool = False
+    #: ``data`` as JSON, when the tool made it already (memory_list's text is its JSON).
+    body: str | None = None
 
 
 class Refused(Exception):

@@ -135,7 +135,8 @@ def memory_list(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:
         "memories": [listed_memory(m) for _r, m in page],
         "next_cursor": _cursor(_position(*page[-1])) if more else None,
     }
-    return ToolResult(to_json(data), data)
+    body = to_json(data)
+    return ToolResult(body, data, body=body)
 
 
 def memory_get(session: ChatSession, args: Mapping[str, Any]) -> ToolResult:

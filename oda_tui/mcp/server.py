@@ -105,7 +105,8 @@ def _result(outcome: ToolResult) -> types.CallToolResult:
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text)], is_error=outcome.error
         )
-    data, body = outcome.data, to_json(outcome.data)
+    data = outcome.data
+    body = outcome.body if outcome.body is not None else to_json(data)
     if outcome.text not in (data.get("message"), data.get("text"), body):
         data = {**data, "message": outcome.text}  # the sentence too (an empty memory's, say)
         body = to_json(data)

@@ -9,11 +9,13 @@ the caller never saw (``ChangedSinceRead``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from store.model import Memory
 
 
+@functools.lru_cache(maxsize=32_768)  # a list of hundreds of memories asks for each, call after call
 def fingerprint(title: str, text: str, enabled: bool) -> str:
     """The token for a memory with this title, text and on/off: ``v`` and 16 hex digits."""
     digest = hashlib.blake2b(digest_size=8)
